@@ -1,0 +1,336 @@
+"""The data types of the NetHack API (spec §4.2).
+
+These are the contract that skills written by any model rely on: the names,
+fields and their order follow the specification. Fields the spec does not name
+are appended after the spec's own, always with a default, so code written from
+the spec alone keeps working.
+
+Coordinates: ``x`` is the map column (0..78), ``y`` the map row (0..20), the
+same as NetHack's own map and NLE's ``glyphs`` array (``glyphs[y][x]``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
+from typing import Any, Iterator, Optional
+
+MAP_ROWS = 21
+MAP_COLS = 79
+
+
+class HungerState(Enum):
+    SATIATED = "Satiated"
+    NOT_HUNGRY = "Not Hungry"
+    HUNGRY = "Hungry"
+    WEAK = "Weak"
+    FAINTING = "Fainting"
+    FAINTED = "Fainted"
+    STARVED = "Starved"
+
+    @property
+    def severity(self) -> int:
+        """0 for Satiated/Not Hungry, rising as the hero gets hungrier."""
+        return _HUNGER_SEVERITY[self]
+
+
+_HUNGER_SEVERITY = {
+    HungerState.SATIATED: 0,
+    HungerState.NOT_HUNGRY: 0,
+    HungerState.HUNGRY: 1,
+    HungerState.WEAK: 2,
+    HungerState.FAINTING: 3,
+    HungerState.FAINTED: 4,
+    HungerState.STARVED: 5,
+}
+
+
+class Alignment(Enum):
+    LAWFUL = "Lawful"
+    NEUTRAL = "Neutral"
+    CHAOTIC = "Chaotic"
+    UNALIGNED = "Unaligned"  # only monsters such as Moloch's priests
+
+
+# Compass directions as (dx, dy). North is up the screen (y decreases).
+DIRECTIONS: dict[str, tuple[int, int]] = {
+    "n": (0, -1),
+    "s": (0, 1),
+    "e": (1, 0),
+    "w": (-1, 0),
+    "ne": (1, -1),
+    "nw": (-1, -1),
+    "se": (1, 1),
+    "sw": (-1, 1),
+}
+# Spoken aliases accepted wherever a direction is asked for.
+DIRECTION_ALIASES: dict[str, str] = {
+    "north": "n",
+    "south": "s",
+    "east": "e",
+    "west": "w",
+    "northeast": "ne",
+    "northwest": "nw",
+    "southeast": "se",
+    "southwest": "sw",
+}
+# Directions that are not on the map plane (zap, cast, apply, kick at self …).
+VERTICAL_DIRECTIONS = ("up", "down", "self")
+
+
+def normalize_direction(direction: str, allow_vertical: bool = False) -> Optional[str]:
+    """Return the canonical compass name ('n', 'se', …) or None if invalid."""
+    if not isinstance(direction, str):
+        return None
+    d = direction.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    d = DIRECTION_ALIASES.get(d, d)
+    if d in DIRECTIONS:
+        return d
+    if allow_vertical:
+        d = {"<": "up", ">": "down", ".": "self", "u": "up", "d": "down"}.get(d, d)
+        if d in VERTICAL_DIRECTIONS:
+            return d
+    return None
+
+
+@dataclass(frozen=True)
+class Position:
+    """A square of the map. Hashable, so it can key dicts and fill sets."""
+
+    x: int
+    y: int
+
+    def distance_to(self, other: "Position") -> int:
+        """Manhattan distance."""
+        return abs(self.x - other.x) + abs(self.y - other.y)
+
+    def steps_to(self, other: "Position") -> int:
+        """Moves needed on an open floor (8 directions): the Chebyshev distance."""
+        return max(abs(self.x - other.x), abs(self.y - other.y))
+
+    def is_adjacent(self, other: "Position") -> bool:
+        """True if ``other`` is one of the 8 squares around this one."""
+        return self != other and self.steps_to(other) == 1
+
+    def direction_to(self, other: "Position") -> str:
+        """Returns compass direction (n, s, e, w, ne, nw, se, sw).
+
+        For a square that is not in a straight line it is the direction of the
+        first diagonal step toward it; for the same square it is ''.
+        """
+        dx = (other.x > self.x) - (other.x < self.x)
+        dy = (other.y > self.y) - (other.y < self.y)
+        for name, delta in DIRECTIONS.items():
+            if delta == (dx, dy):
+                return name
+        return ""
+
+    def offset(self, direction: str) -> "Position":
+        """The neighbouring square in ``direction`` ('n', 'sw', …)."""
+        d = normalize_direction(direction)
+        if d is None:
+            raise ValueError(f"invalid direction {direction!r}; use one of {', '.join(DIRECTIONS)}")
+        dx, dy = DIRECTIONS[d]
+        return Position(self.x + dx, self.y + dy)
+
+    def neighbors(self) -> list["Position"]:
+        """The 8 surrounding squares that lie on the map."""
+        out = []
+        for dx, dy in DIRECTIONS.values():
+            x, y = self.x + dx, self.y + dy
+            if 0 <= x < MAP_COLS and 0 <= y < MAP_ROWS:
+                out.append(Position(x, y))
+        return out
+
+    def on_map(self) -> bool:
+        return 0 <= self.x < MAP_COLS and 0 <= self.y < MAP_ROWS
+
+    def __iter__(self) -> Iterator[int]:  # allows ``x, y = pos``
+        yield self.x
+        yield self.y
+
+
+@dataclass
+class Stats:
+    """The bottom lines of the screen, decoded (``blstats``)."""
+
+    hp: int
+    max_hp: int
+    pw: int  # Power (mana)
+    max_pw: int
+    ac: int  # Armor class (lower is better)
+    xp_level: int
+    xp_points: int
+    gold: int
+    strength: int
+    dexterity: int
+    constitution: int
+    intelligence: int
+    wisdom: int
+    charisma: int
+    hunger: HungerState
+    encumbrance: str  # "Unencumbered", "Burdened", "Stressed", etc.
+    alignment: Alignment
+    dungeon_level: int  # absolute depth (Dlvl on the status line)
+    turn: int
+    # --- beyond the spec ---
+    score: int = 0
+    branch: str = "Dungeons of Doom"
+    level_in_branch: int = 1
+    strength_display: str = ""  # "18/50" style, as the status line shows it
+    position: Optional[Position] = None
+
+    @property
+    def hp_fraction(self) -> float:
+        return self.hp / self.max_hp if self.max_hp > 0 else 0.0
+
+
+class _DictAccess:
+    """Lets a dataclass also be read like the dict the spec promises."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self.keys():
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return getattr(self, key) if key in self.keys() else default
+
+    def keys(self) -> list[str]:
+        return [f.name for f in fields(self)]  # type: ignore[arg-type]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.keys()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+
+@dataclass
+class Monster:
+    """A monster shown on the map."""
+
+    glyph: int
+    char: str
+    name: str
+    position: Position
+    color: int
+    is_peaceful: bool
+    is_tame: bool
+    threat_level: int  # NetHack's difficulty rating of the species (0 = harmless)
+    # --- beyond the spec ---
+    is_invisible_marker: bool = False  # 'I': something unseen was remembered here
+
+
+@dataclass
+class Item:
+    """An object in the inventory (``slot`` set) or on the floor (``position``)."""
+
+    glyph: int
+    name: str
+    position: Optional[Position]  # For items on ground
+    slot: Optional[str]  # For inventory items (a-zA-Z)
+    quantity: int
+    blessed_cursed_unknown: str  # "blessed", "cursed", "uncursed", "unknown"
+    identified: bool
+    object_class: str  # "weapon", "armor", "food", "potion", etc.
+    # --- beyond the spec ---
+    text: str = ""  # the full line NetHack shows, e.g. "a +0 katana (weapon in hand)"
+    equipped: Optional[str] = None  # slot it is worn/wielded in, see get_equipment()
+    corpse_of: Optional[str] = None  # monster name for corpses (and tins/eggs when known)
+
+
+@dataclass
+class Tile:
+    """One square of the remembered level map."""
+
+    char: str
+    glyph: int
+    position: Position
+    description: str
+    is_walkable: bool
+    is_explored: bool
+    has_trap: bool
+    trap_type: Optional[str]
+    feature: Optional[str]  # "door", "altar", "fountain", "throne", etc.
+    # --- beyond the spec ---
+    search_count: int = 0  # times the hero searched next to this square
+
+
+@dataclass
+class DungeonLevel:
+    """The current level as the hero remembers it."""
+
+    level_number: int  # absolute depth
+    branch: str  # "Dungeons of Doom", "Gnomish Mines", "Sokoban", etc.
+    tiles: list[list[Tile]]  # tiles[y][x]
+    explored_percentage: float  # share of known floor whose surroundings were seen (100 = nothing left)
+    # --- beyond the spec ---
+    stairs_up: Optional[Position] = None
+    stairs_down: Optional[Position] = None
+    level_in_branch: int = 1
+
+    def tile_at(self, pos: Position) -> Tile:
+        return self.tiles[pos.y][pos.x]
+
+
+@dataclass
+class ActionResult:
+    """What one API action did."""
+
+    success: bool
+    messages: list[str]
+    turn_elapsed: bool
+    state_changed: bool
+    error: Optional[str]
+    # --- beyond the spec ---
+    prompt: Optional[str] = None  # a question send_keys left open, if any
+    game_over: bool = False
+
+    def __bool__(self) -> bool:
+        return self.success
+
+
+@dataclass
+class MonsterInfo(_DictAccess):
+    """A species from NetHack's monster table (``lookup_monster``).
+
+    Reads as a dataclass (``info.speed``) and as the spec's dict (``info["speed"]``).
+    """
+
+    name: str
+    symbol: str
+    level: int
+    speed: int
+    ac: int
+    mr: int  # magic resistance, percent
+    alignment: int  # <0 chaotic, 0 neutral, >0 lawful
+    difficulty: int
+    attacks: list[str]  # e.g. "bite 1d3 physical", "passive 0d70 paralysis"
+    resistances: list[str]  # "fire", "cold", "sleep", "disintegration", "shock", "poison", "acid", "stone"
+    conveys: list[str]  # intrinsics eating the corpse may give
+    corpse_weight: int
+    corpse_nutrition: int
+    size: str
+    flags: list[str]  # "poisonous", "acidic", "petrifies", "hides", "regenerates", …
+    leaves_corpse: bool = True
+
+
+@dataclass
+class ItemInfo(_DictAccess):
+    """An object type from NetHack's object table (``lookup_item``)."""
+
+    name: str
+    object_class: str
+    weight: int
+    base_price: int
+    material: str
+    description: Optional[str] = None  # unidentified appearance, e.g. "balsa wand"
+    damage_small: Optional[str] = None  # weapons: "d6"
+    damage_large: Optional[str] = None
+    armor_class: Optional[int] = None  # armour: AC bonus
+    armor_slot: Optional[str] = None  # armour: "body armor", "helmet", "cloak", …
+    nutrition: Optional[int] = None  # food
+    skill: Optional[str] = None  # weapons: dagger, long sword, …
+    magical: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
