@@ -1,0 +1,36 @@
+"""The NetHack API layer (spec §4): what skills see of the game.
+
+``NetHackAPI`` is the async facade; ``models`` holds the dataclasses of the
+contract; ``keyboard`` owns every keystroke; ``observe`` decodes observations;
+``maps`` remembers levels and finds paths; ``knowledge`` reads NetHack's tables.
+"""
+
+from .models import (
+    ActionResult,
+    Alignment,
+    DungeonLevel,
+    HungerState,
+    Item,
+    ItemInfo,
+    Monster,
+    MonsterInfo,
+    Position,
+    Stats,
+    Tile,
+)
+from .nethack_api import NetHackAPI
+
+__all__ = [
+    "ActionResult",
+    "Alignment",
+    "DungeonLevel",
+    "HungerState",
+    "Item",
+    "ItemInfo",
+    "Monster",
+    "MonsterInfo",
+    "NetHackAPI",
+    "Position",
+    "Stats",
+    "Tile",
+]

@@ -1,0 +1,321 @@
+"""The only place that sends keys to NetHack.
+
+Every action of the API is a short key sequence followed by ``settle()``, which
+answers whatever NetHack asks until the game is back at the ordinary command
+prompt: it collects every ``--More--`` part into the action's messages, drives
+menus, answers the y/n, item, direction and text questions the action implies
+(through :class:`Rule` objects the caller passes), and escapes from anything
+else. Prompts are told apart with NLE's program-state flags (``internal[1:4]``
+= in_yn_function, in_getlin, xwaitforspace), not only with message text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Callable, Optional, Union
+
+import numpy as np
+
+from ..env.make import Game
+
+ESC = 27
+ENTER = 13
+SPACE = 32
+
+# Menus end with "(end)" on their last page or "(n of m)" on a page of several.
+_MENU_FOOTER = re.compile(r"\((end)\)|\((\d+) of (\d+)\)")
+_MENU_ENTRY = re.compile(r"^([a-zA-Z$#*]) ([-+#]) (.*)$")
+_MORE = "--More--"
+
+
+class PromptKind(Enum):
+    NONE = "none"  # the ordinary command prompt
+    MORE = "more"  # --More-- after a message, or a text window to dismiss
+    MENU = "menu"  # a menu of lettered entries
+    QUESTION = "question"  # a one-key question: y/n, an item letter, a direction
+    TEXT = "text"  # a line of text (getlin), e.g. "Call a bubbly potion:"
+    EXTENDED = "extended"  # an unfinished '#' extended command line
+    GAME_OVER = "game_over"
+
+
+@dataclass
+class MenuEntry:
+    letter: str
+    selected: bool
+    text: str
+
+
+@dataclass
+class Prompt:
+    """What NetHack is waiting for right now."""
+
+    kind: PromptKind
+    text: str = ""  # the question, or the menu's title and headers
+    entries: list[MenuEntry] = field(default_factory=list)  # menus only
+    page: int = 1
+    pages: int = 1
+
+
+MenuPicker = Callable[[Prompt], list[str]]  # returns letters to select on this page
+Answer = Union[str, MenuPicker, None]  # None: escape
+
+
+@dataclass
+class Rule:
+    """How to answer a prompt whose text matches ``pattern``.
+
+    ``answer`` is the keys to type (for menus: a picker returning the letters to
+    select on the current page). ``limit`` stops a rule from answering the same
+    question forever (NetHack re-asks after an invalid answer). ``note`` is
+    recorded in the action's messages when set, e.g. the reason for a refusal.
+    """
+
+    pattern: str
+    answer: Answer
+    kinds: tuple[PromptKind, ...] = (PromptKind.QUESTION, PromptKind.MENU, PromptKind.TEXT)
+    limit: int = 2
+    error: Optional[str] = None  # mark the action failed with this error when the rule fires
+    used: int = 0
+
+    def matches(self, prompt: Prompt) -> bool:
+        return prompt.kind in self.kinds and re.search(self.pattern, prompt.text, re.I | re.S) is not None
+
+
+@dataclass
+class Exchange:
+    """What happened between a command and the return to the command prompt."""
+
+    messages: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+    steps: int = 0
+    game_over: bool = False
+    open_prompt: Optional[Prompt] = None  # send_keys only: what was left open
+
+
+def _line(row: np.ndarray) -> str:
+    return row.tobytes().decode("latin-1")
+
+
+class Keyboard:
+    """Sends keys to a :class:`Game` and reads what the game is waiting for."""
+
+    # A settle() that needs more than this many keys is stuck; escape hard.
+    MAX_SETTLE_KEYS = 400
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.history: list[str] = []  # every message seen this game, oldest first
+        self.on_step: Optional[Callable[[], None]] = None  # called after every key
+
+    # ---------------------------------------------------------------- reading
+    def message(self) -> str:
+        return self.game.obs["message"].tobytes().rstrip(b"\0").decode("latin-1").strip()
+
+    def screen_lines(self) -> list[str]:
+        return [_line(r) for r in self.game.obs["tty_chars"]]
+
+    def prompt(self) -> Prompt:
+        """Classify the game's current input state."""
+        g = self.game
+        if g.done or g.obs["program_state"][0]:
+            return Prompt(PromptKind.GAME_OVER, self.message())
+        internal = g.obs["internal"]
+        in_yn, in_getlin, waiting = int(internal[1]), int(internal[2]), int(internal[3])
+        if waiting:
+            lines = self.screen_lines()
+            if any(_MORE in ln for ln in lines):
+                return Prompt(PromptKind.MORE, self.message() or self._window_text(lines))
+            menu = self._parse_menu(lines)
+            if menu is not None:
+                return menu
+            return Prompt(PromptKind.MORE, self.message() or self._window_text(lines))
+        if in_yn:
+            return Prompt(PromptKind.QUESTION, self.message())
+        if in_getlin:
+            return Prompt(PromptKind.TEXT, self.message())
+        msg = self.message()
+        cursor = g.obs["tty_cursor"]
+        if msg.startswith("#") and int(cursor[0]) == 0:
+            return Prompt(PromptKind.EXTENDED, msg)
+        return Prompt(PromptKind.NONE, msg)
+
+    @staticmethod
+    def _window_text(lines: list[str]) -> str:
+        """Text of a window drawn over the map: the lines right of its --More--
+        column, above it (the map beside the window is not part of it)."""
+        more_row = next((r for r in range(len(lines) - 1, 0, -1) if _MORE in lines[r]), None)
+        if more_row is None:
+            return "\n".join(ln.strip() for ln in lines[1:22] if ln.strip())
+        col = lines[more_row].index(_MORE)
+        body = [ln[col:].rstrip() for ln in lines[:more_row]]
+        return "\n".join(b.strip() for b in body if b.strip())
+
+    @staticmethod
+    def _parse_menu(lines: list[str]) -> Optional[Prompt]:
+        footer_row = None
+        for r in range(len(lines) - 1, -1, -1):
+            m = _MENU_FOOTER.search(lines[r])
+            if m and lines[r][m.end():].strip() == "":
+                footer_row, footer = r, m
+                break
+        if footer_row is None:
+            return None
+        col = footer.start()
+        page, pages = (1, 1) if footer.group(1) else (int(footer.group(2)), int(footer.group(3)))
+        entries, text_lines = [], []
+        for ln in lines[:footer_row]:
+            part = ln[col:].rstrip() if len(ln) > col else ""
+            # A menu drawn over the map: the part left of the menu column is map.
+            m = _MENU_ENTRY.match(part)
+            if m:
+                entries.append(MenuEntry(m.group(1), m.group(2) != "-", m.group(3).strip()))
+            elif part.strip():
+                text_lines.append(part.strip())
+        return Prompt(PromptKind.MENU, "\n".join(text_lines), entries, page, pages)
+
+    # ---------------------------------------------------------------- writing
+    def press(self, key: Union[int, str]) -> None:
+        code = ord(key) if isinstance(key, str) else int(key)
+        self.game.step_key(code)
+        if self.on_step is not None:
+            self.on_step()
+
+    def _note(self, ex: Exchange, text: str) -> None:
+        text = text.strip()
+        if text and (not ex.messages or ex.messages[-1] != text):
+            ex.messages.append(text)
+            self.history.append(text)
+            if len(self.history) > 2000:
+                del self.history[:1000]
+
+    def type_keys(self, keys: str, ex: Exchange) -> None:
+        """Type keys; a --More-- that appears in between is dismissed first."""
+        for ch in keys:
+            if self.game.done:
+                return
+            while self.prompt().kind is PromptKind.MORE and ex.steps < self.MAX_SETTLE_KEYS:
+                self._note(ex, self.prompt().text)
+                self.press(ENTER)
+                ex.steps += 1
+            self.press(ch)
+            ex.steps += 1
+
+    def settle(self, ex: Exchange, rules: list[Rule] = (), *, keep_open: bool = False) -> Exchange:
+        """Answer prompts until the command prompt (or game over) is back.
+
+        With ``keep_open`` (send_keys), --More-- is still dismissed but the first
+        question, menu or text prompt is left open and reported.
+        """
+        rules = list(rules)
+        escapes = 0
+        while not self.game.done:
+            if ex.steps >= self.MAX_SETTLE_KEYS:
+                ex.errors.append("the game kept asking questions; escaped out of them")
+                self._escape_hard(ex)
+                break
+            p = self.prompt()
+            if p.kind is PromptKind.NONE:
+                self._note(ex, p.text)
+                break
+            if p.kind is PromptKind.GAME_OVER:
+                ex.game_over = True
+                self._drain_game_over(ex)
+                break
+            if p.kind is PromptKind.MORE:
+                self._note(ex, p.text)
+                self.press(ENTER)
+                ex.steps += 1
+                continue
+            if keep_open:
+                ex.open_prompt = p
+                return ex
+            rule = next((r for r in rules if r.used < r.limit and r.matches(p)), None)
+            if p.kind is PromptKind.QUESTION:
+                ex.questions.append(p.text)
+            if rule is None:
+                escapes += 1
+                if p.kind is PromptKind.QUESTION:
+                    self._note(ex, f"{p.text} [escaped]")
+                if escapes > 20:
+                    self._escape_hard(ex)
+                    break
+                self.press(ESC)
+                ex.steps += 1
+                continue
+            rule.used += 1
+            if rule.error:
+                ex.errors.append(rule.error)
+            if p.kind is PromptKind.MENU:
+                self._drive_menu(p, rule, ex)
+            elif rule.answer is None:
+                self.press(ESC)
+                ex.steps += 1
+            else:
+                ans = rule.answer(p) if callable(rule.answer) else rule.answer
+                if p.kind is PromptKind.QUESTION:
+                    self._note(ex, f"{p.text} {ans if ans != chr(ESC) else '[escaped]'}")
+                for ch in ans:
+                    self.press(ch)
+                    ex.steps += 1
+                    if p.kind is PromptKind.QUESTION:
+                        break  # one key answers a one-key question
+                if p.kind is PromptKind.TEXT:
+                    self.press(ENTER)
+                    ex.steps += 1
+        if self.game.done:
+            ex.game_over = True
+        return ex
+
+    def _drive_menu(self, p: Prompt, rule: Rule, ex: Exchange) -> None:
+        """Select entries page by page, then confirm."""
+        picker = rule.answer
+        for _ in range(max(p.pages, 1) + 2):
+            if not callable(picker):
+                break
+            for letter in picker(p):
+                if not any(e.letter == letter and not e.selected for e in p.entries):
+                    continue
+                self.press(letter)
+                ex.steps += 1
+            if p.page >= p.pages:
+                break
+            self.press(">")
+            ex.steps += 1
+            nxt = self.prompt()
+            if nxt.kind is not PromptKind.MENU or nxt.page == p.page:
+                break
+            p = nxt
+        if picker is None:
+            self.press(ESC)
+        else:
+            self.press(ENTER)
+        ex.steps += 1
+
+    def _escape_hard(self, ex: Exchange) -> None:
+        for _ in range(30):
+            if self.game.done:
+                return
+            p = self.prompt()
+            if p.kind is PromptKind.NONE:
+                return
+            self.press(ENTER if p.kind is PromptKind.MORE else ESC)
+            ex.steps += 1
+
+    def _drain_game_over(self, ex: Exchange) -> None:
+        """After death NetHack shows --More--s, the inventory, the tombstone …"""
+        for _ in range(500):
+            if self.game.done:
+                return
+            p = self.prompt()
+            if p.kind in (PromptKind.MORE, PromptKind.GAME_OVER, PromptKind.NONE):
+                if p.text:
+                    self._note(ex, p.text.splitlines()[0])
+                self.press(ENTER)
+            elif p.kind is PromptKind.QUESTION:
+                self.press("q" if "[yn" not in p.text else "n")
+            else:
+                self.press(ESC)
+            ex.steps += 1

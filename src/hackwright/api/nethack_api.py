@@ -1,0 +1,900 @@
+"""NetHackAPI: the high-level, async interface skills call (spec §4.2).
+
+Every action method returns an :class:`ActionResult` with the game back at the
+ordinary command prompt; bad input (an unknown inventory letter, an invalid
+direction, a position off the map) gives ``success=False`` and an ``error`` that
+says what would be valid — never an exception and never a prompt left open.
+State queries are cached until the next key reaches the game.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ..env.make import Game, GameConfig
+from . import glyphs as G
+from . import knowledge, maps, observe
+from .keyboard import ESC, Exchange, Keyboard, Prompt, PromptKind, Rule
+from .models import (
+    DIRECTIONS,
+    ActionResult,
+    DungeonLevel,
+    Item,
+    ItemInfo,
+    Monster,
+    MonsterInfo,
+    Position,
+    Stats,
+    Tile,
+    normalize_direction,
+)
+
+# vi-keys (number_pad is off in NLE's options).
+DIRECTION_KEYS = {"n": "k", "s": "j", "e": "l", "w": "h", "ne": "u", "nw": "y", "se": "n", "sw": "b"}
+VERTICAL_KEYS = {"up": "<", "down": ">", "self": "."}
+KICK = chr(4)  # ^D
+PRAY = chr(ord("p") | 0x80)  # M-p, NetHack's #pray
+LOOK_HERE = ":"
+ATTRIBUTES = chr(24)  # ^X
+
+EQUIPMENT_SLOTS = (
+    "weapon",
+    "off hand",
+    "alternate weapon",
+    "quiver",
+    "body armor",
+    "cloak",
+    "shirt",
+    "helmet",
+    "gloves",
+    "boots",
+    "shield",
+    "amulet",
+    "left ring",
+    "right ring",
+    "eyewear",
+)
+
+# Messages that mean the command did not do what was asked.
+_FAILURES = re.compile(
+    r"You don't have that object|Never mind|You can't |You cannot |There is nothing here to|"
+    r"You don't have anything to|That is a silly thing|You are not wearing|You aren't wearing|"
+    r"You are already wearing|You have no free|It's a wall|It's solid stone|"
+    r"This door is locked|You see no door there|This door is already open|"
+    r"This door is broken|is in your way|You are carrying too much to get through|"
+    r"You don't know any spells|You are not able to|You have nothing to|"
+    r"You are already wielding|There is nothing here|You don't see anything|"
+    r"You see no objects here|Not wearing any|You have no secondary weapon|"
+    r"You move diagonally|You can't move diagonally|Really attack.*\[escaped\]|\[escaped\]"
+)
+
+_WELCOME = re.compile(r"You are an? (\w+) (?:(female|male|neuter) )?(\w+(?:-\w+)?) (\w+)\.")
+_ATTRIBUTES = re.compile(r"level \d+ (?:(female|male|neuter) )?(\w+) (\w+)\.")
+_RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf", "dwarf": "dwarf",
+             "gnomish": "gnome", "gnome": "gnome", "orcish": "orc", "orc": "orc"}
+
+
+class NetHackAPI:
+    """
+    High-level API for interacting with NetHack.
+    Exposed to agent-generated skill code.
+
+    Directions are compass names: 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
+    ('north', 'south-west' … are accepted too); zap, cast and kick also take
+    'up', 'down' and 'self'. Positions are ``Position(x, y)`` with x the column
+    (0..78) and y the map row (0..20).
+    """
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._kb = Keyboard(game)
+        self._maps = maps.MapMemory()
+        self._prayer = knowledge.PrayerClock()
+        self._cache: dict[str, Any] = {}
+        self._cache_step = -1
+        self._mem_step = -1
+        self.hero_race: Optional[str] = None
+        self.hero_role: Optional[str] = None
+        self.hero_gender: Optional[str] = None
+        self.hero_alignment: Optional[str] = None
+        self.last_stats: Optional[Stats] = None  # survives NLE zeroing blstats at death
+        self.actions_taken = 0
+
+    # ------------------------------------------------------------ lifecycle
+    @classmethod
+    def new_game(cls, config: Optional[GameConfig] = None, **kwargs: Any) -> "NetHackAPI":
+        """Start a game (``GameConfig`` fields as keywords: seed=, role=, env_id= …)."""
+        game = Game(config or GameConfig(**kwargs))
+        api = cls(game)
+        api.reset()
+        return api
+
+    def reset(self) -> list[str]:
+        """Start the game afresh; returns the opening messages."""
+        self._game.reset()
+        self._maps = maps.MapMemory()
+        self._prayer = knowledge.PrayerClock()
+        self._cache.clear()
+        self._cache_step = -1
+        self._mem_step = -1
+        self.actions_taken = 0
+        ex = Exchange()
+        self._kb._note(ex, self._kb.prompt().text)
+        self._kb.settle(ex)
+        self._learn_character(" ".join(ex.messages))
+        self._refresh()
+        return ex.messages
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def game_over(self) -> bool:
+        """True once the hero has died (or the game ended otherwise)."""
+        return self._game.done
+
+    def close(self) -> None:
+        self._game.close()
+
+    def _learn_character(self, text: str) -> None:
+        m = _WELCOME.search(text)
+        if m:
+            self.hero_alignment, self.hero_gender = m.group(1).lower(), (m.group(2) or "").lower() or None
+            self.hero_race = _RACE_ADJ.get(m.group(3).lower(), m.group(3).lower())
+            self.hero_role = m.group(4)
+            return
+        # The welcome scrolled away (e.g. behind a full-moon message): ask ^X.
+        ex = Exchange()
+        self._kb.type_keys(ATTRIBUTES, ex)
+        seen: list[str] = []
+        for _ in range(20):
+            p = self._kb.prompt()
+            if p.kind is PromptKind.NONE or self._game.done:
+                break
+            seen.append(p.text)
+            self._kb.press(ESC if p.kind is not PromptKind.MORE else " ")
+        m = _ATTRIBUTES.search(" ".join(seen).replace("\n", " "))
+        if m:
+            self.hero_gender = (m.group(1) or "").lower() or None
+            self.hero_race = _RACE_ADJ.get(m.group(2).lower(), m.group(2).lower())
+            self.hero_role = m.group(3)
+
+    # ------------------------------------------------------------ caching
+    def _obs(self) -> dict:
+        return self._game.obs
+
+    def _cached(self, key: str, make: Callable[[], Any]) -> Any:
+        if self._cache_step != self._game.steps:
+            self._cache.clear()
+            self._cache_step = self._game.steps
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def _stats_now(self) -> Stats:
+        def make() -> Stats:
+            s = observe.decode_stats(self._obs()["blstats"])
+            if self._game.done and self.last_stats is not None and s.max_hp == 0:
+                return self.last_stats  # NLE zeroes blstats in the final observation
+            return s
+
+        return self._cached("stats", make)
+
+    def _hero(self) -> Position:
+        return self._stats_now().position or Position(0, 0)
+
+    def _level_memory(self) -> maps.LevelMemory:
+        s = self._stats_now()
+        bl = self._obs()["blstats"]
+        return self._maps.level_for(int(bl[23]), int(bl[24]), s.dungeon_level, s.branch)
+
+    def _refresh(self) -> None:
+        """Fold the current screen into the remembered map (once per observation)."""
+        if self._mem_step == self._game.steps or self._game.done:
+            return
+        self._mem_step = self._game.steps
+        s = observe.decode_stats(self._obs()["blstats"])
+        if s.max_hp > 0:
+            self.last_stats = s
+            self._level_memory().update(self._obs()["glyphs"], s.position, s.turn)
+
+    # ------------------------------------------------------------ state queries
+    async def get_stats(self) -> Stats:
+        """Get current player statistics."""
+        return self._stats_now()
+
+    async def get_position(self) -> Position:
+        """Get player's current position."""
+        return self._hero()
+
+    async def get_screen(self) -> str:
+        """Get the raw ASCII screen (24x80)."""
+        return self._cached("screen", lambda: "\n".join(self._kb.screen_lines()))
+
+    async def get_messages(self, n: int = 10) -> list[str]:
+        """Get the last n game messages (oldest first)."""
+        return list(self._kb.history[-n:]) if n > 0 else []
+
+    async def get_current_level(self) -> DungeonLevel:
+        """Get parsed representation of current dungeon level.
+
+        ``tiles[y][x]`` covers the whole 21x79 map as the hero remembers it, not
+        only what is in view; ``explored_percentage`` is 100 when no frontier is left.
+        """
+        self._refresh()
+        return self._cached(
+            "level", lambda: self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
+        )
+
+    async def get_visible_monsters(self) -> list[Monster]:
+        """Get all monsters currently visible, nearest first (pets included; check is_tame)."""
+        return self._cached("monsters", lambda: observe.visible_monsters(self._obs(), self._hero()))
+
+    async def get_adjacent_monsters(self) -> list[Monster]:
+        """Get monsters in the 8 adjacent tiles."""
+        hero = self._hero()
+        return [m for m in await self.get_visible_monsters() if m.position.is_adjacent(hero)]
+
+    async def get_items_at(self, pos: Position) -> list[Item]:
+        """Get items at a specific position (the map shows only the top item of a pile)."""
+        pos = _as_position(pos)
+        if pos is None or not pos.on_map():
+            return []
+        if pos == self._hero():
+            return await self.get_items_here()
+        item = observe.item_on_map(self._obs(), pos)
+        if item is None:
+            g = int(self._level_memory().glyphs[pos.y, pos.x])
+            if G.IS_ITEM[g]:
+                item = observe.make_item(g, G.description(g), None, pos)
+        return [item] if item else []
+
+    async def get_items_here(self) -> list[Item]:
+        """Get items at player's current position (looks with ':', takes no game time)."""
+        if self._game.done:
+            return []
+        key = f"here@{self._game.steps}"
+        if key in self._cache:
+            return self._cache[key]
+        hero = self._hero()
+        lines = self._look_here()
+        items = [_item_from_text(t, hero) for t in lines]
+        self._cached(f"here@{self._game.steps}", lambda: items)
+        return items
+
+    def _look_here(self) -> list[str]:
+        self._ensure_ready(Exchange())
+        texts: list[str] = []
+        ex = Exchange()
+        self._kb.press(LOOK_HERE)
+        for _ in range(60):
+            p = self._kb.prompt()
+            if p.kind is PromptKind.NONE:
+                texts.append(p.text)
+                break
+            if p.kind is PromptKind.GAME_OVER:
+                break
+            texts.append(p.text)
+            self._kb.press(ESC if p.kind in (PromptKind.QUESTION, PromptKind.TEXT) else "\r")
+        self._kb.settle(ex)
+        items: list[str] = []
+        for t in texts:
+            if "Things that are here:" in t or "Things that you feel here:" in t:
+                after = re.split(r"Things that (?:are|you feel) here:", t, maxsplit=1)[1]
+                items += [ln.strip() for ln in after.splitlines() if ln.strip()]
+            for m in re.finditer(r"You (?:see|feel) here (.+?)\.(?:\s|$)", t):
+                items.append(m.group(1))
+        return items
+
+    async def get_inventory(self) -> list[Item]:
+        """Get current inventory."""
+        return self._cached("inventory", lambda: observe.inventory(self._obs()))
+
+    async def get_equipment(self) -> dict[str, Optional[Item]]:
+        """Get equipped items by slot: weapon, off hand, alternate weapon, quiver,
+        body armor, cloak, shirt, helmet, gloves, boots, shield, amulet,
+        left ring, right ring, eyewear (None where nothing is equipped)."""
+        eq: dict[str, Optional[Item]] = {slot: None for slot in EQUIPMENT_SLOTS}
+        for item in await self.get_inventory():
+            if item.equipped and item.equipped in eq and eq[item.equipped] is None:
+                eq[item.equipped] = item
+        return eq
+
+    async def get_status_effects(self) -> list[str]:
+        """Get active status effects (Blind, Confused, Stunned, Hallucinating,
+        Food poisoned, Ill, Stoned, Slimed, Strangled, Levitating, …, plus a
+        hunger state other than Not Hungry and any burden)."""
+        return observe.status_effects(self._obs()["blstats"])
+
+    async def get_comprehensive_state(self) -> dict[str, Any]:
+        """Stats, position, monsters, inventory, level and messages in one call."""
+        return {
+            "stats": await self.get_stats(),
+            "position": await self.get_position(),
+            "monsters": await self.get_visible_monsters(),
+            "inventory": await self.get_inventory(),
+            "status_effects": await self.get_status_effects(),
+            "messages": await self.get_messages(10),
+            "level": await self.get_current_level(),
+        }
+
+    # ------------------------------------------------------------ action core
+    def _ensure_ready(self, ex: Exchange) -> None:
+        if not self._game.done and self._kb.prompt().kind is not PromptKind.NONE:
+            self._kb.settle(ex)
+
+    def _snapshot(self) -> tuple:
+        o = self._obs()
+        return (
+            int(o["blstats"][20]),
+            o["glyphs"].tobytes(),
+            o["blstats"].tobytes(),
+            o["inv_strs"].tobytes(),
+        )
+
+    def _fail(self, error: str) -> ActionResult:
+        return ActionResult(False, [], False, False, error, game_over=self._game.done)
+
+    def _act(
+        self,
+        keys: str,
+        rules: tuple[Rule, ...] | list[Rule] = (),
+        *,
+        success: Optional[Callable[[Exchange, tuple, tuple], bool]] = None,
+    ) -> ActionResult:
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        ex = Exchange()
+        self._ensure_ready(ex)
+        before = self._snapshot()
+        self._kb.type_keys(keys, ex)
+        self._kb.settle(ex, rules)
+        self.actions_taken += 1
+        self._refresh()
+        if self._game.done:
+            return ActionResult(False, ex.messages, True, True, "the hero died (game over)", game_over=True)
+        after = self._snapshot()
+        turn_elapsed = after[0] != before[0]
+        changed = after != before
+        failed_msg = next((m for m in ex.messages if _FAILURES.search(m)), None)
+        errors = list(ex.errors)
+        if success is not None:
+            ok = success(ex, before, after) and not errors
+        else:
+            ok = not errors and failed_msg is None and changed
+        if not ok and not errors:
+            errors.append(failed_msg or (ex.messages[-1] if ex.messages else "nothing happened"))
+        return ActionResult(ok, ex.messages, turn_elapsed, changed, "; ".join(errors) if errors else None)
+
+    def _direction_key(self, direction: str, allow_vertical: bool = False) -> Optional[str]:
+        d = normalize_direction(direction, allow_vertical)
+        if d is None:
+            return None
+        return DIRECTION_KEYS.get(d) or VERTICAL_KEYS[d]
+
+    @staticmethod
+    def _bad_direction(direction: Any, allow_vertical: bool = False) -> str:
+        valid = ", ".join(DIRECTIONS) + (", up, down, self" if allow_vertical else "")
+        return f"invalid direction {direction!r}; use one of: {valid}"
+
+    async def _item_letter_error(self, letter: Any, classes: tuple[str, ...] = (), what: str = "") -> Optional[str]:
+        inv = await self.get_inventory()
+        if isinstance(letter, str) and len(letter) == 1 and any(i.slot == letter for i in inv):
+            return None
+        pool = [i for i in inv if not classes or i.object_class in classes] or inv
+        have = ", ".join(f"{i.slot} ({i.name})" for i in pool) or "nothing"
+        kind = f" {what}" if what else ""
+        return f"no inventory item with letter {letter!r}; your{kind} items are: {have}"
+
+    def _peaceful_rule(self) -> Rule:
+        return Rule(
+            r"Really attack",
+            "n",
+            error="declined to attack a peaceful monster; walk around it instead",
+            limit=5,
+        )
+
+    # ------------------------------------------------------------ actions
+    async def move(self, direction: str) -> ActionResult:
+        """
+        Move in a direction.
+        direction: 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
+        Moving into a hostile monster attacks it; into a pet swaps places;
+        into a peaceful monster is declined (error) — go around it.
+        """
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        start = self._hero()
+
+        def moved(ex: Exchange, before: tuple, after: tuple) -> bool:
+            return self._hero() != start or (after[0] != before[0] and not any(_FAILURES.search(m) for m in ex.messages))
+
+        return self._act(key, [self._peaceful_rule(), Rule(r"Really step", "y")], success=moved)
+
+    async def move_to(self, target: Position) -> ActionResult:
+        """
+        Move one step toward target position.
+        Uses pathfinding over the remembered map (walks around walls, water,
+        lava, boulders, known traps and peaceful monsters; swaps with pets) and
+        opens a closed door that is the next step. Call it in a loop to walk.
+        """
+        target = _as_position(target)
+        if target is None or not target.on_map():
+            return self._fail(f"position {target!r} is off the map; x must be 0..78 and y 0..20")
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        hero = self._hero()
+        if hero == target:
+            return ActionResult(True, [], False, False, None)
+        path = self._path(target)
+        if path is None:
+            return self._fail(
+                f"no known path from ({hero.x}, {hero.y}) to ({target.x}, {target.y}); "
+                "explore more (find_unexplored) or pick a square you have seen"
+            )
+        step = path[0]
+        nxt = hero.offset(step)
+        g = int(self._level_memory().glyphs[nxt.y, nxt.x])
+        if G.CMAP_INDEX[g] in (G.S_VCDOOR, G.S_HCDOOR):
+            return await self.open_door(step)
+        return await self.move(step)
+
+    async def attack(self, direction: str) -> ActionResult:
+        """Attack in a direction (force attack even if no monster). Peaceful
+        monsters are not attacked (error)."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        # 'F' skips NetHack's own "Really attack?" check, so look first.
+        there = self._hero().offset(normalize_direction(direction) or "n")
+        for m in await self.get_visible_monsters():
+            if m.position == there and m.is_peaceful and not m.is_tame:
+                return self._fail(f"declined to attack the peaceful {m.name}; walk around it instead")
+
+        def swung(ex: Exchange, before: tuple, after: tuple) -> bool:
+            return after[0] != before[0] or any(re.search(r"\byou (hit|miss|kill|destroy)", m, re.I) for m in ex.messages)
+
+        return self._act("F" + key, [self._peaceful_rule()], success=swung)
+
+    async def wait(self) -> ActionResult:
+        """Wait one turn (search in place)."""
+        return await self.search()
+
+    async def search(self, count: int = 1) -> ActionResult:
+        """Search adjacent tiles for secrets (``count`` turns, stops if something appears)."""
+        if not isinstance(count, int) or count < 1 or count > 200:
+            return self._fail(f"count must be an integer 1..200, not {count!r}")
+        hero = self._hero()
+        keys = (str(count) if count > 1 else "") + "s"
+        before_turn = self._stats_now().turn
+        res = self._act(keys, success=lambda ex, b, a: a[0] != b[0])
+        if not self._game.done:
+            turns = max(1, self._stats_now().turn - before_turn)
+            for _ in range(min(turns, count)):
+                self._level_memory().record_search(hero)
+        return res
+
+    async def pickup(self, item_letter: Optional[str] = None) -> ActionResult:
+        """
+        Pick up items.
+        If item_letter is None, picks up everything. Otherwise picks up only the
+        matching item: a letter as shown in the pick-up menu, or part of the
+        item's name ("dagger", "lichen corpse").
+        """
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        here = await self.get_items_here()
+        if not here:
+            return self._fail("there is nothing here to pick up")
+        want = item_letter.strip().lower() if isinstance(item_letter, str) and item_letter.strip() else None
+        if want and len(here) == 1 and len(want) > 1 and want not in here[0].text.lower():
+            return self._fail(f"no item matching {item_letter!r} here; here is: {here[0].text}")
+
+        def pick(p: Prompt) -> list[str]:
+            if want is None:
+                return [e.letter for e in p.entries]
+            if len(want) == 1:
+                return [e.letter for e in p.entries if e.letter == item_letter]
+            return [e.letter for e in p.entries if want in e.text.lower()][:1]
+
+        inv_before = self._obs()["inv_strs"].tobytes()
+        gold_before = self._stats_now().gold
+
+        def got_something(ex: Exchange, b: tuple, a: tuple) -> bool:
+            return self._obs()["inv_strs"].tobytes() != inv_before or self._stats_now().gold != gold_before
+
+        res = self._act(
+            ",",
+            [Rule(r"Pick up what|Pick an object", pick, kinds=(PromptKind.MENU,)),
+             Rule(r"trouble lifting|Continue\?", "y"),
+             Rule(r"How many|There is .* here; pick", "y")],
+            success=got_something,
+        )
+        if not res.success and want and not res.turn_elapsed:
+            res.error = f"no item matching {item_letter!r} here; here: {', '.join(i.text for i in here)}"
+        return res
+
+    async def drop(self, item_letter: str) -> ActionResult:
+        """Drop an inventory item (the whole stack)."""
+        err = await self._item_letter_error(item_letter)
+        if err:
+            return self._fail(err)
+        inv_before = self._obs()["inv_strs"].tobytes()
+        return self._act(
+            "d",
+            [Rule(r"What do you want to drop", item_letter, limit=1)],
+            success=lambda ex, b, a: self._obs()["inv_strs"].tobytes() != inv_before,
+        )
+
+    async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
+        """
+        Eat food.
+        If item_letter is None, eats from ground or prompts (it eats the first
+        edible thing on the floor; with none there it fails and lists your food).
+        """
+        if item_letter is not None:
+            err = await self._item_letter_error(item_letter, ("food",), "food")
+            if err:
+                return self._fail(err)
+            rules = [
+                Rule(r"here; eat (it|one)\?", "n"),
+                Rule(r"What do you want to eat", item_letter, limit=1),
+            ]
+        else:
+            food = [i for i in await self.get_inventory() if i.object_class == "food"]
+            listing = ", ".join(f"{i.slot} ({i.name})" for i in food) or "none"
+            rules = [
+                Rule(r"here; eat (it|one)\?", "y"),
+                Rule(r"What do you want to eat", None, error=f"no food on the floor here; your food: {listing}"),
+            ]
+        rules += [Rule(r"Stop eating\?", "y"), Rule(r"Continue eating\?", "n")]
+        return self._act("e", rules, success=lambda ex, b, a: a[0] != b[0] and not any(
+            _FAILURES.search(m) for m in ex.messages))
+
+    async def quaff(self, item_letter: str) -> ActionResult:
+        """Drink a potion."""
+        err = await self._item_letter_error(item_letter, ("potion",), "potion")
+        if err:
+            return self._fail(err)
+        return self._act(
+            "q",
+            [Rule(r"Drink from the (fountain|sink)", "n"),
+             Rule(r"What do you want to drink", item_letter, limit=1)],
+            success=lambda ex, b, a: a[0] != b[0],
+        )
+
+    async def read(self, item_letter: str) -> ActionResult:
+        """Read a scroll or spellbook."""
+        err = await self._item_letter_error(item_letter, ("scroll", "spellbook"), "readable")
+        if err:
+            return self._fail(err)
+        return self._act(
+            "r",
+            [Rule(r"What do you want to read", item_letter, limit=1),
+             Rule(r"difficult to comprehend\. Continue", "n"),
+             Rule(r"What would you like to identify", lambda p: [p.entries[0].letter] if p.entries else [],
+                  kinds=(PromptKind.MENU,), limit=10)],
+            success=lambda ex, b, a: a[0] != b[0] or a[3] != b[3],
+        )
+
+    async def zap(self, item_letter: str, direction: str) -> ActionResult:
+        """Zap a wand in a direction (compass, or 'up', 'down', 'self')."""
+        err = await self._item_letter_error(item_letter, ("wand",), "wand")
+        if err:
+            return self._fail(err)
+        key = self._direction_key(direction, allow_vertical=True)
+        if key is None:
+            return self._fail(self._bad_direction(direction, True))
+        return self._act(
+            "z",
+            [Rule(r"What do you want to zap", item_letter, limit=1), Rule(r"In what direction", key, limit=1)],
+            success=lambda ex, b, a: a[0] != b[0],
+        )
+
+    async def wear(self, item_letter: str) -> ActionResult:
+        """Wear armor (or put on a ring, amulet or blindfold)."""
+        err = await self._item_letter_error(item_letter, ("armor",), "armor")
+        if err:
+            return self._fail(err)
+        item = next(i for i in await self.get_inventory() if i.slot == item_letter)
+        cmd = "P" if item.object_class in ("ring", "amulet") or (item.object_class == "tool") else "W"
+        return self._act(
+            cmd,
+            [Rule(r"What do you want to (wear|put on)", item_letter, limit=1),
+             Rule(r"Which ring-finger", "r")],
+            success=lambda ex, b, a: a[3] != b[3],
+        )
+
+    async def wield(self, item_letter: str) -> ActionResult:
+        """Wield a weapon ('-' for bare hands)."""
+        if item_letter != "-":
+            err = await self._item_letter_error(item_letter, ("weapon", "tool"), "weapon")
+            if err:
+                return self._fail(err)
+        return self._act(
+            "w",
+            [Rule(r"What do you want to wield", item_letter, limit=1)],
+            success=lambda ex, b, a: a[3] != b[3],
+        )
+
+    async def take_off(self, item_letter: str) -> ActionResult:
+        """Remove worn armor (or a ring, amulet or blindfold)."""
+        err = await self._item_letter_error(item_letter)
+        if err:
+            return self._fail(err)
+        item = next(i for i in await self.get_inventory() if i.slot == item_letter)
+        if not item.equipped or item.equipped in ("weapon", "alternate weapon", "quiver", "off hand"):
+            worn = [i for i in await self.get_inventory() if i.equipped and i.equipped not in
+                    ("weapon", "alternate weapon", "quiver", "off hand")]
+            return self._fail(
+                f"{item_letter} ({item.name}) is not worn; worn: "
+                + (", ".join(f"{i.slot} ({i.name})" for i in worn) or "nothing")
+            )
+        cmd = "R" if item.object_class in ("ring", "amulet", "tool") else "T"
+        return self._act(
+            cmd,
+            [Rule(r"What do you want to (take off|remove)", item_letter, limit=1)],
+            success=lambda ex, b, a: a[3] != b[3],
+        )
+
+    async def open_door(self, direction: str) -> ActionResult:
+        """Open a door."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        return self._act(
+            "o",
+            [Rule(r"In what direction", key, limit=1)],
+            success=lambda ex, b, a: any(re.search(r"door opens|door crashes open", m) for m in ex.messages),
+        )
+
+    async def kick(self, direction: str) -> ActionResult:
+        """Kick in a direction (can break doors)."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        return self._act(
+            KICK,
+            [Rule(r"In what direction", key, limit=1), self._peaceful_rule()],
+            success=lambda ex, b, a: a[0] != b[0],
+        )
+
+    def _level_changed(self, before_bl: bytes) -> bool:
+        b = np.frombuffer(before_bl, dtype=self._obs()["blstats"].dtype)
+        a = self._obs()["blstats"]
+        return bool(b[12] != a[12] or b[23] != a[23] or b[24] != a[24])
+
+    async def go_up(self) -> ActionResult:
+        """Ascend stairs (refuses to leave the dungeon from level 1, which ends the game)."""
+        res = self._act(
+            "<",
+            [Rule(r"Beware, there will be no return|Still climb", "n",
+                  error="climbing out of the dungeon ends the game; refused")],
+            success=lambda ex, b, a: self._level_changed(b[2]),
+        )
+        if not res.success and res.error and "can't go up" in res.error.lower():
+            res.error = self._stairs_hint("up")
+        return res
+
+    async def go_down(self) -> ActionResult:
+        """Descend stairs."""
+        res = self._act(">", success=lambda ex, b, a: self._level_changed(b[2]))
+        if not res.success and res.error and "can't go down" in res.error.lower():
+            res.error = self._stairs_hint("down")
+        return res
+
+    def _stairs_hint(self, way: str) -> str:
+        mem = self._level_memory()
+        where = mem.stairs_down if way == "down" else mem.stairs_up
+        hero = self._hero()
+        if where is None:
+            return f"there are no stairs {way} here, and none {way} seen on this level yet; explore to find them"
+        return (
+            f"there are no stairs {way} here at ({hero.x}, {hero.y}); the stairs {way} are at "
+            f"({where.x}, {where.y}) — walk there with move_to first"
+        )
+
+    async def pray(self) -> ActionResult:
+        """Pray to your deity (see get_prayer_timeout for when that is wise)."""
+        turn = self._stats_now().turn
+        res = self._act(PRAY, [Rule(r"Are you sure you want to pray", "y")], success=lambda ex, b, a: a[0] != b[0])
+        text = " ".join(res.messages)
+        angry = re.search(r"You feel that \w+ is displeased|smit|You feel guilty|angry|lightning", text, re.I)
+        self._prayer.record_prayer(turn, succeeded=res.success and not angry)
+        if angry and res.success:
+            res.success = False
+            res.error = "the prayer was not answered kindly (prayed too soon or with bad luck)"
+        return res
+
+    async def cast_spell(self, spell_letter: str, direction: Optional[str] = None) -> ActionResult:
+        """Cast a memorized spell ('a' is the first spell). Direction for
+        directional spells: compass, 'up', 'down' or 'self'."""
+        key = None
+        if direction is not None:
+            key = self._direction_key(direction, allow_vertical=True)
+            if key is None:
+                return self._fail(self._bad_direction(direction, True))
+        known: list[str] = []
+
+        def pick(p: Prompt) -> list[str]:
+            known.extend(f"{e.letter} ({e.text.split('  ')[0]})" for e in p.entries)
+            return [e.letter for e in p.entries if e.letter == spell_letter][:1]
+
+        rules = [
+            Rule(r"Choose which spell", pick, kinds=(PromptKind.MENU,), limit=1),
+            Rule(r"In what direction", key if key else None, limit=1,
+                 error=None if key else "this spell needs a direction; pass direction="),
+        ]
+        res = self._act("Z", rules, success=lambda ex, b, a: a[0] != b[0] or a[2] != b[2])
+        if not res.success and known and not any(k.startswith(spell_letter + " ") for k in known):
+            res.error = f"no spell with letter {spell_letter!r}; you know: {', '.join(known)}"
+        return res
+
+    async def send_keys(self, keys: str) -> ActionResult:
+        """
+        Send raw keystrokes to the game.
+        Use for complex menu navigation. ``<esc>``, ``<enter>`` and ``<space>``
+        may be written as words. --More-- is still dismissed for you; a
+        question, menu or text prompt your keys leave open is reported in
+        ``ActionResult.prompt`` (and closed by the next action).
+        """
+        if not isinstance(keys, str) or not keys:
+            return self._fail("keys must be a non-empty string")
+        keys = re.sub(r"<esc>", chr(ESC), keys, flags=re.I)
+        keys = re.sub(r"<enter>|<cr>", "\r", keys, flags=re.I)
+        keys = re.sub(r"<space>", " ", keys, flags=re.I)
+        if any(ord(c) > 255 for c in keys):
+            return self._fail("keys must be ASCII (or <esc>, <enter>, <space>)")
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        ex = Exchange()
+        before = self._snapshot()
+        for ch in keys:
+            if self._game.done:
+                break
+            self._kb.press(ch)
+            ex.steps += 1
+        self._kb.settle(ex, keep_open=True)
+        self.actions_taken += 1
+        self._refresh()
+        after = self._snapshot() if not self._game.done else before
+        prompt = ex.open_prompt
+        return ActionResult(
+            True,
+            ex.messages + ([prompt.text] if prompt else []),
+            after[0] != before[0],
+            after != before,
+            None,
+            prompt=(prompt.text or prompt.kind.value) if prompt else None,
+            game_over=self._game.done,
+        )
+
+    # ------------------------------------------------------------ pathfinding
+    def _blocked(self) -> list[Position]:
+        return [m.position for m in observe.visible_monsters(self._obs(), self._hero()) if m.is_peaceful and not m.is_tame]
+
+    def _path(self, target: Position) -> Optional[list[str]]:
+        self._refresh()
+        return maps.find_path(self._level_memory(), self._hero(), target, blocked=self._blocked())
+
+    async def find_path(self, target: Position) -> list[str]:
+        """
+        Find path to target position.
+        Returns list of direction strings ([] if you are there or no known path leads there).
+        """
+        target = _as_position(target)
+        if target is None or not target.on_map():
+            return []
+        return self._path(target) or []
+
+    async def find_nearest(self, predicate: Callable[[Tile], bool]) -> Optional[Position]:
+        """Find nearest tile matching predicate (by walking distance; your own square counts)."""
+        level = await self.get_current_level()
+        mask = np.zeros((len(level.tiles), len(level.tiles[0])), dtype=bool)
+        for row in level.tiles:
+            for t in row:
+                if predicate(t):
+                    mask[t.position.y, t.position.x] = True
+        if not mask.any():
+            return None
+        return maps.find_nearest(self._level_memory(), self._hero(), mask, blocked=self._blocked())
+
+    async def find_unexplored(self) -> Optional[Position]:
+        """Find nearest unexplored walkable tile (a reachable frontier of the known map), or None."""
+        self._refresh()
+        return maps.nearest_frontier(self._level_memory(), self._hero(), blocked=self._blocked())
+
+    # ------------------------------------------------------------ knowledge
+    async def lookup_monster(self, name: str) -> MonsterInfo:
+        """
+        Look up monster information from NetHack's own monster table.
+        Returns: level, speed, ac, mr, alignment, difficulty, attacks, resistances,
+        conveys, corpse_weight, corpse_nutrition, size, flags (readable as a dict too).
+        Raises ValueError listing the closest names for an unknown name.
+        """
+        return knowledge.lookup_monster(name)
+
+    async def lookup_item(self, name: str) -> ItemInfo:
+        """
+        Look up item information.
+        Returns: object_class, weight, base_price, material, damage (weapons),
+        armor_class and armor_slot (armour), nutrition (food).
+        """
+        return knowledge.lookup_item(name)
+
+    def _eater(self) -> "knowledge.Eater":
+        return knowledge.eater_for(self.hero_race or "human", self.hero_role or "", self._stats_now().xp_level)
+
+    async def is_safe_to_eat(self, corpse_name: str, turns_old: int) -> bool:
+        """Check if a corpse is safe to eat for this hero (race, role, known
+        resistances), ``turns_old`` turns after the monster died."""
+        return knowledge.is_safe_to_eat(corpse_name, turns_old, self._eater())
+
+    async def get_prayer_timeout(self) -> int:
+        """Get turns until prayer is available again.
+
+        An estimate the hero could know: NetHack starts the timeout at 300 and
+        lowers it by one a turn; a successful prayer resets it to a random value
+        (about 350 on average). 0 means praying is likely safe even without trouble.
+        """
+        return self._prayer.estimate(self._stats_now().turn)
+
+
+def _as_position(pos: Any) -> Optional[Position]:
+    if isinstance(pos, Position):
+        return pos
+    if isinstance(pos, (tuple, list)) and len(pos) == 2 and all(isinstance(v, (int, np.integer)) for v in pos):
+        return Position(int(pos[0]), int(pos[1]))
+    x, y = getattr(pos, "x", None), getattr(pos, "y", None)
+    if isinstance(x, int) and isinstance(y, int):
+        return Position(x, y)
+    return None
+
+
+_OBJECT_NAMES: Optional[list[tuple[str, int]]] = None
+
+
+def _object_names() -> list[tuple[str, int]]:
+    global _OBJECT_NAMES
+    if _OBJECT_NAMES is None:
+        from nle import nethack as nh
+
+        names = []
+        for i in range(nh.NUM_OBJECTS):
+            d = nh.objdescr.from_idx(i)
+            for n in (d.oc_name, d.oc_descr):
+                if n:
+                    names.append((n, i))
+        names.sort(key=lambda t: -len(t[0]))
+        _OBJECT_NAMES = names
+    return _OBJECT_NAMES
+
+
+def _item_from_text(text: str, pos: Position) -> Item:
+    """An Item from a floor listing line; the glyph is guessed from its name."""
+    from nle import nethack as nh
+
+    glyph = -1
+    low = text.lower()
+    m = re.search(r"(.+?) corpses?\b", low)
+    if m:
+        words = re.sub(r"^(\d+|an?|the)\s+", "", m.group(1)).replace("partly eaten ", "")
+        words = re.sub(r"\b(blessed|uncursed|cursed)\s+", "", words).strip()
+        for i in range(nh.NUMMONS):
+            if nh.permonst(i).mname == words:
+                glyph = nh.GLYPH_BODY_OFF + i
+                break
+    if glyph < 0:
+        for name, idx in _object_names():
+            if re.search(r"\b" + re.escape(name) + r"\b", low):
+                glyph = nh.GLYPH_OBJ_OFF + idx
+                break
+    if glyph < 0:
+        qty, buc, _ = observe.parse_item_text(text)
+        return Item(-1, text, pos, None, qty, buc, False, "unknown", text=text)
+    return observe.make_item(glyph, text, None, pos)

@@ -1,0 +1,259 @@
+"""Decoding NLE observations into the API's dataclasses.
+
+Pure functions of one observation (a dict of NLE arrays); the API caches their
+results until the next key is sent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import numpy as np
+from nle import nethack as nh
+
+from . import glyphs as G
+from .models import Alignment, HungerState, Item, Monster, Position, Stats
+
+HUNGER_STATES = [
+    HungerState.SATIATED,
+    HungerState.NOT_HUNGRY,
+    HungerState.HUNGRY,
+    HungerState.WEAK,
+    HungerState.FAINTING,
+    HungerState.FAINTED,
+    HungerState.STARVED,
+]
+ENCUMBRANCE = ["Unencumbered", "Burdened", "Stressed", "Strained", "Overtaxed", "Overloaded"]
+# dungeon.def order in NetHack 3.6; blstats carries the number (u.uz.dnum).
+BRANCHES = [
+    "Dungeons of Doom",
+    "Gehennom",
+    "Gnomish Mines",
+    "The Quest",
+    "Sokoban",
+    "Fort Ludios",
+    "Vlad's Tower",
+    "Elemental Planes",
+]
+CONDITIONS = [
+    (nh.BL_MASK_STONE, "Stoned"),
+    (nh.BL_MASK_SLIME, "Slimed"),
+    (nh.BL_MASK_STRNGL, "Strangled"),
+    (nh.BL_MASK_FOODPOIS, "Food poisoned"),
+    (nh.BL_MASK_TERMILL, "Ill"),
+    (nh.BL_MASK_BLIND, "Blind"),
+    (nh.BL_MASK_DEAF, "Deaf"),
+    (nh.BL_MASK_STUN, "Stunned"),
+    (nh.BL_MASK_CONF, "Confused"),
+    (nh.BL_MASK_HALLU, "Hallucinating"),
+    (nh.BL_MASK_LEV, "Levitating"),
+    (nh.BL_MASK_FLY, "Flying"),
+    (nh.BL_MASK_RIDE, "Riding"),
+]
+
+
+def branch_name(dnum: int) -> str:
+    return BRANCHES[dnum] if 0 <= dnum < len(BRANCHES) else f"dungeon #{dnum}"
+
+
+def _strength_display(s125: int) -> str:
+    if s125 <= 18:
+        return str(s125)
+    if s125 <= 117:
+        return f"18/{s125 - 18:02d}"
+    if s125 == 118:
+        return "18/**"
+    return str(s125 - 100)
+
+
+def decode_stats(bl: np.ndarray) -> Stats:
+    """Stats from NLE's ``blstats`` (27 numbers)."""
+    hunger = int(bl[nh.NLE_BL_HUNGER])
+    cap = int(bl[nh.NLE_BL_CAP])
+    align = int(bl[nh.NLE_BL_ALIGN])
+    return Stats(
+        hp=int(bl[nh.NLE_BL_HP]),
+        max_hp=int(bl[nh.NLE_BL_HPMAX]),
+        pw=int(bl[nh.NLE_BL_ENE]),
+        max_pw=int(bl[nh.NLE_BL_ENEMAX]),
+        ac=int(bl[nh.NLE_BL_AC]),
+        xp_level=int(bl[nh.NLE_BL_XP]),
+        xp_points=int(bl[nh.NLE_BL_EXP]),
+        gold=int(bl[nh.NLE_BL_GOLD]),
+        strength=int(bl[nh.NLE_BL_STR25]),
+        dexterity=int(bl[nh.NLE_BL_DEX]),
+        constitution=int(bl[nh.NLE_BL_CON]),
+        intelligence=int(bl[nh.NLE_BL_INT]),
+        wisdom=int(bl[nh.NLE_BL_WIS]),
+        charisma=int(bl[nh.NLE_BL_CHA]),
+        hunger=HUNGER_STATES[hunger] if 0 <= hunger < len(HUNGER_STATES) else HungerState.NOT_HUNGRY,
+        encumbrance=ENCUMBRANCE[cap] if 0 <= cap < len(ENCUMBRANCE) else "Unencumbered",
+        alignment=Alignment.LAWFUL if align > 0 else Alignment.CHAOTIC if align < 0 else Alignment.NEUTRAL,
+        dungeon_level=int(bl[nh.NLE_BL_DEPTH]),
+        turn=int(bl[nh.NLE_BL_TIME]),
+        score=int(bl[nh.NLE_BL_SCORE]),
+        branch=branch_name(int(bl[nh.NLE_BL_DNUM])),
+        level_in_branch=int(bl[nh.NLE_BL_DLEVEL]),
+        strength_display=_strength_display(int(bl[nh.NLE_BL_STR125])),
+        position=Position(int(bl[nh.NLE_BL_X]), int(bl[nh.NLE_BL_Y])),
+    )
+
+
+def status_effects(bl: np.ndarray) -> list[str]:
+    """Conditions from the status line's condition mask, hunger and burden."""
+    mask = int(bl[nh.NLE_BL_CONDITION])
+    out = [name for bit, name in CONDITIONS if mask & bit]
+    hunger = int(bl[nh.NLE_BL_HUNGER])
+    if hunger != 1 and 0 <= hunger < len(HUNGER_STATES):
+        out.append(HUNGER_STATES[hunger].value)
+    cap = int(bl[nh.NLE_BL_CAP])
+    if 0 < cap < len(ENCUMBRANCE):
+        out.append(ENCUMBRANCE[cap])
+    return out
+
+
+def screen_description(obs: dict, pos: Position) -> str:
+    sd = obs.get("screen_descriptions")
+    if sd is None:
+        return ""
+    return sd[pos.y, pos.x].tobytes().rstrip(b"\0").decode("latin-1")
+
+
+def visible_monsters(obs: dict, hero: Position) -> list[Monster]:
+    """Monsters shown on the map now (not the hero, not remembered 'I' markers)."""
+    glyphs = obs["glyphs"]
+    kinds = G.KIND[glyphs]
+    mask = np.isin(kinds, (G.GlyphKind.MONSTER, G.GlyphKind.PET, G.GlyphKind.DETECTED, G.GlyphKind.RIDDEN))
+    mask[hero.y, hero.x] = False
+    out = []
+    for y, x in zip(*np.nonzero(mask)):
+        g = int(glyphs[y, x])
+        pos = Position(int(x), int(y))
+        desc = screen_description(obs, pos)
+        midx = int(G.MONSTER_INDEX[g])
+        pm = nh.permonst(midx)
+        out.append(
+            Monster(
+                glyph=g,
+                char=chr(int(obs["chars"][y, x])),
+                name=pm.mname,
+                position=pos,
+                color=int(obs["colors"][y, x]),
+                is_peaceful=desc.startswith("peaceful "),
+                is_tame=G.KIND[g] == G.GlyphKind.PET or desc.startswith("tame "),
+                threat_level=int(pm.difficulty),
+            )
+        )
+    out.sort(key=lambda m: (m.position.steps_to(hero), m.position.y, m.position.x))
+    return out
+
+
+# ------------------------------------------------------------------ items
+_QTY = re.compile(r"^(\d+|an?|the)\s+", re.I)
+_BUC = re.compile(r"\b(blessed|uncursed|cursed)\b")
+_ENCHANT = re.compile(r"(^|\s)[+-]\d+\s")
+_EQUIP_PATTERNS = [
+    (re.compile(r"\((weapon|wielded) in (hand|hands|claw|claws)\)|\(wielded\)"), "weapon"),
+    (re.compile(r"\(alternate weapon; not wielded\)"), "alternate weapon"),
+    (re.compile(r"\(wielded in other hand\)"), "off hand"),
+    (re.compile(r"\(in quiver( pouch)?\)|\(at the ready\)"), "quiver"),
+    (re.compile(r"\(on left (hand|claw|paw|pectoral fin|tentacle)\)"), "left ring"),
+    (re.compile(r"\(on right (hand|claw|paw|pectoral fin|tentacle)\)"), "right ring"),
+    (re.compile(r"\(being worn\)|\(embedded in your skin\)"), "worn"),
+    (re.compile(r"\(in use\)|\(lit\)"), "in use"),
+]
+_ARMOR_SLOT_BY_SUBTYPE = {0: "body armor", 1: "shield", 2: "helmet", 3: "gloves", 4: "boots", 5: "cloak", 6: "shirt"}
+
+
+def _armor_slot(object_index: int) -> str:
+    try:
+        from .knowledge import armor_slot_of
+
+        slot = armor_slot_of(object_index)
+        if slot:
+            return slot
+    except Exception:  # knowledge tables unavailable: fall back to a generic slot
+        pass
+    return "body armor"
+
+
+def parse_item_text(text: str) -> tuple[int, str, str]:
+    """(quantity, blessed/cursed/uncursed/unknown, name without article or count)."""
+    qty = 1
+    m = _QTY.match(text)
+    rest = text
+    if m:
+        word = m.group(1).lower()
+        qty = int(word) if word.isdigit() else 1
+        rest = text[m.end():]
+    b = _BUC.search(rest)
+    buc = b.group(1) if b else "unknown"
+    return qty, buc, rest
+
+
+def make_item(
+    glyph: int, text: str, slot: Optional[str], position: Optional[Position], object_class: Optional[str] = None
+) -> Item:
+    qty, buc, rest = parse_item_text(text)
+    oidx = int(G.OBJECT_INDEX[glyph]) if 0 <= glyph < len(G.OBJECT_INDEX) else -1
+    cls = object_class or G.object_class_name(glyph) or "unknown"
+    equipped = None
+    for pat, name in _EQUIP_PATTERNS:
+        if pat.search(rest):
+            equipped = name
+            break
+    if equipped == "worn":
+        if cls == "armor" and oidx >= 0:
+            equipped = _armor_slot(oidx)
+        elif cls == "amulet":
+            equipped = "amulet"
+        elif cls == "tool":
+            equipped = "eyewear"
+    corpse_of = None
+    if G.KIND[glyph] == G.GlyphKind.CORPSE if 0 <= glyph < len(G.KIND) else False:
+        corpse_of = G.monster_name(glyph)
+    identified = False
+    if oidx >= 0:
+        real = nh.objdescr.from_idx(oidx).oc_name or ""
+        identified = bool(real) and real in rest
+        if cls in ("weapon", "armor") and not _ENCHANT.search(" " + rest + " "):
+            identified = False
+    name = re.sub(r"\s*\([^)]*\)\s*$", "", rest).strip()  # drop "(being worn)" etc.
+    name = re.sub(r"\s*\([^)]*\)\s*$", "", name).strip()
+    return Item(
+        glyph=int(glyph),
+        name=name,
+        position=position,
+        slot=slot,
+        quantity=qty,
+        blessed_cursed_unknown=buc,
+        identified=identified,
+        object_class=cls,
+        text=text,
+        equipped=equipped,
+        corpse_of=corpse_of,
+    )
+
+
+def inventory(obs: dict) -> list[Item]:
+    letters = obs["inv_letters"]
+    out = []
+    for i in range(len(letters)):
+        code = int(letters[i])
+        if code == 0:
+            break
+        text = obs["inv_strs"][i].tobytes().rstrip(b"\0").decode("latin-1")
+        cls_id = int(obs["inv_oclasses"][i])
+        cls = G.OBJECT_CLASS_NAMES.get(cls_id, "unknown")
+        out.append(make_item(int(obs["inv_glyphs"][i]), text, chr(code), None, cls))
+    return out
+
+
+def item_on_map(obs: dict, pos: Position) -> Optional[Item]:
+    """The top object NetHack shows at ``pos`` (the map shows one per square)."""
+    g = int(obs["glyphs"][pos.y, pos.x])
+    if not G.IS_ITEM[g]:
+        return None
+    desc = screen_description(obs, pos) or G.description(g)
+    return make_item(g, desc, None, pos)

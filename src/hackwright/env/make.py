@@ -1,0 +1,255 @@
+"""Making NetHack games: NLE's challenge environment or any MiniHack level, seeded.
+
+Seeding convention (the same one the NetHack Challenge bot AutoAscend used, so
+results compare seed for seed with any agent that follows it):
+
+    seed S  ==  NLE.seed(core=S, disp=S, reseed=False)  before the first reset,
+                with fix_moon_phase=True
+
+``NetHackChallenge-v0`` refuses seeding on purpose (its ``seed()`` raises and it
+replaces the seeding functions of its game with raising stubs); we delete those
+stubs from the instance and call the base class's ``NLE.seed``. ``reseed=False``
+turns off NetHack's anti-automation re-seeding, and fixing the moon phase takes
+the wall-clock date (which changes Luck on full and new moons) out of the game.
+The same S then gives the same character, inventory and dungeon on every machine.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import gymnasium as gym
+import numpy as np
+from nle import nethack
+from nle.env.base import NLE
+
+CHALLENGE_ENV = "NetHackChallenge-v0"
+
+# Spec §3.2, plus NLE's prompt flags ('misc').
+OBSERVATION_KEYS = (
+    "glyphs",
+    "chars",
+    "colors",
+    "specials",
+    "blstats",
+    "message",
+    "inv_glyphs",
+    "inv_strs",
+    "inv_letters",
+    "inv_oclasses",
+    "tty_chars",
+    "tty_colors",
+    "tty_cursor",
+    "screen_descriptions",
+    "misc",
+)
+
+ROLES = {
+    "archeologist": "arc",
+    "barbarian": "bar",
+    "caveman": "cav",
+    "cavewoman": "cav",
+    "healer": "hea",
+    "knight": "kni",
+    "monk": "mon",
+    "priest": "pri",
+    "priestess": "pri",
+    "rogue": "rog",
+    "ranger": "ran",
+    "samurai": "sam",
+    "tourist": "tou",
+    "valkyrie": "val",
+    "wizard": "wiz",
+}
+RACES = {"human": "hum", "elf": "elf", "dwarf": "dwa", "gnome": "gno", "orc": "orc"}
+GENDERS = {"male": "mal", "female": "fem"}
+ALIGNMENTS = {"lawful": "law", "neutral": "neu", "chaotic": "cha"}
+
+
+class EnvConfigError(ValueError):
+    """A game option that cannot work (unknown role, unknown environment …)."""
+
+
+def _pick(kind: str, value: Optional[str], table: dict[str, str]) -> str:
+    if value is None or value in ("", "random", "@", "*"):
+        return "@"
+    v = value.strip().lower()
+    if v in table:
+        return table[v]
+    if v in table.values():
+        return v
+    matches = sorted({full for full, short in table.items() if full.startswith(v)})
+    if len(matches) == 1:
+        return table[matches[0]]
+    raise EnvConfigError(f"unknown {kind} {value!r}; choose one of: {', '.join(sorted(table))} (or random)")
+
+
+@dataclass
+class GameConfig:
+    """Everything that decides which game is played."""
+
+    env_id: str = CHALLENGE_ENV
+    seed: Optional[int] = None
+    role: Optional[str] = None
+    race: Optional[str] = None
+    gender: Optional[str] = None
+    alignment: Optional[str] = None
+    ttyrec_dir: Optional[str] = None  # record the game as a ttyrec into this directory
+    des_file: Optional[str] = None  # MiniHack only: a des-file (path or text) for *-Custom-v0 envs
+    max_episode_steps: int = 1_000_000
+    extra: dict = field(default_factory=dict)  # passed to gym.make as is
+
+    @property
+    def is_minihack(self) -> bool:
+        return self.env_id.startswith("MiniHack")
+
+    def _parts(self) -> list[tuple[str, str]]:
+        return [
+            ("role", _pick("role", self.role, ROLES)),
+            ("race", _pick("race", self.race, RACES)),
+            ("gender", _pick("gender", self.gender, GENDERS)),
+            ("align", _pick("alignment", self.alignment, ALIGNMENTS)),
+        ]
+
+    def character(self) -> str:
+        """NLE's character string: '@' (all random) or the chosen parts, e.g. 'val' or
+        'wiz-elf-fem-cha'. NetHack reads them as suffixes of the player's name."""
+        chosen = [v for _, v in self._parts() if v != "@"]
+        return "-".join(chosen) if chosen else "@"
+
+    def nethack_options(self) -> Optional[tuple[str, ...]]:
+        """NLE's default options plus 'random' for every part not chosen (else
+        NetHack would ask for it); None when everything is random (NLE's own way)."""
+        parts = self._parts()
+        if all(v == "@" for _, v in parts):
+            return None
+        return tuple(nethack.NETHACKOPTIONS) + tuple(f"{k}:random" for k, v in parts if v == "@")
+
+
+def _enable_seeding(env: NLE) -> None:
+    """Undo NetHackChallenge's refusal to be seeded (see module docstring)."""
+    for name in ("set_initial_seeds", "set_current_seeds", "get_current_seeds"):
+        if name in vars(env.nethack):
+            delattr(env.nethack, name)
+
+
+def make_env(config: GameConfig) -> NLE:
+    """Build (but do not reset) the gymnasium environment for ``config``.
+
+    Returns the unwrapped NLE environment: gymnasium's checker wrappers would
+    only slow every step down.
+    """
+    kwargs: dict = dict(config.extra)
+    kwargs.setdefault("fix_moon_phase", True)
+    kwargs.setdefault("max_episode_steps", config.max_episode_steps)
+    character = config.character()
+    options = config.nethack_options()
+    if config.ttyrec_dir:
+        Path(config.ttyrec_dir).mkdir(parents=True, exist_ok=True)
+        kwargs["savedir"] = str(Path(config.ttyrec_dir).resolve())
+        kwargs["save_ttyrec_every"] = 1
+    try:
+        if config.is_minihack:
+            import minihack  # noqa: F401  (registers the MiniHack environments)
+
+            kwargs.setdefault("actions", nethack.ACTIONS)
+            kwargs.setdefault("autopickup", False)  # the API picks up on purpose only
+            # Keep every question and menu, as on the challenge env: the API answers them.
+            kwargs.setdefault("allow_all_yn_questions", True)
+            kwargs.setdefault("allow_all_modes", True)
+            # MiniHack keeps its own list and does not hand it to NLE; 'misc' is
+            # not available there, the prompt flags come from NLE's 'internal'.
+            kwargs.setdefault("observation_keys", tuple(k for k in OBSERVATION_KEYS if k != "misc"))
+            if character != "@":
+                kwargs.setdefault("character", character)
+            if options is not None:
+                # MiniHack's own option set, with the chosen character's random parts.
+                from minihack.base import MH_NETHACKOPTIONS
+
+                extra_opts = tuple(o for o in options if o.endswith(":random"))
+                kwargs.setdefault("options", tuple(MH_NETHACKOPTIONS) + ("!autopickup",) + extra_opts)
+            if config.des_file is not None:
+                kwargs["des_file"] = config.des_file
+            env = gym.make(config.env_id, disable_env_checker=True, **kwargs)
+        else:
+            kwargs.setdefault("observation_keys", OBSERVATION_KEYS)
+            kwargs.setdefault("allow_all_yn_questions", True)
+            kwargs.setdefault("allow_all_modes", True)
+            if options is not None:
+                kwargs.setdefault("options", options)
+            env = gym.make(config.env_id, character=character, disable_env_checker=True, **kwargs)
+    except gym.error.Error as e:
+        raise EnvConfigError(f"cannot make environment {config.env_id!r}: {e}") from e
+    return env.unwrapped
+
+
+def seed_env(env: NLE, seed: int) -> None:
+    """Apply the seeding convention; takes effect at the next reset."""
+    _enable_seeding(env)
+    NLE.seed(env, core=seed, disp=seed, reseed=False)
+
+
+class Game:
+    """One NetHack game: the environment, its raw key stepping and its recording.
+
+    ``step_key`` sends one keystroke straight to NetHack (any ASCII code, not only
+    the environment's action list) and returns the named observation arrays.
+    NLE updates those arrays in place on the next step: copy what you keep.
+    """
+
+    def __init__(self, config: GameConfig):
+        self.config = config
+        self.env = make_env(config)
+        self.keys = list(self.env._observation_keys)  # includes program_state, internal
+        self._index = {k: i for i, k in enumerate(self.keys)}
+        self.done = False
+        self.steps = 0
+        self.obs: dict[str, np.ndarray] = {}
+        self.started_at = 0.0
+
+    def reset(self) -> dict[str, np.ndarray]:
+        if self.config.seed is not None:
+            seed_env(self.env, int(self.config.seed))
+        self.env.reset()
+        self.done = False
+        self.steps = 0
+        self.started_at = time.time()
+        self._set_obs(self.env.last_observation)
+        return self.obs
+
+    def _set_obs(self, raw) -> None:
+        self.obs = {k: raw[i] for k, i in self._index.items()}
+
+    def step_key(self, key: int) -> dict[str, np.ndarray]:
+        """Send one key (an ASCII code) to NetHack."""
+        if self.done:
+            raise GameOverError("the game is over; start a new one")
+        raw, done = self.env.nethack.step(int(key))
+        self.env.last_observation = raw
+        self.steps += 1
+        self.done = bool(done)
+        self._set_obs(raw)
+        return self.obs
+
+    @property
+    def ttyrec_path(self) -> Optional[str]:
+        """The file this game is recorded into, if recording."""
+        path = getattr(self.env.nethack, "_ttyrec", None)
+        return os.path.abspath(path) if path else None
+
+    def seeds(self) -> Optional[tuple]:
+        try:
+            return tuple(self.env.nethack.get_current_seeds())
+        except Exception:  # the challenge env's stubs raise until seeding is enabled
+            return None
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class GameOverError(RuntimeError):
+    """The game has ended; nothing more can be sent to it."""

@@ -1,0 +1,298 @@
+"""Scenarios for NetHackAPI on real games (MiniHack levels and the full game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hackwright.api import HungerState, NetHackAPI, Position
+from hackwright.api.keyboard import PromptKind
+from tests.conftest import room_des
+
+ROOM = ["-------", "|.....|", "|.....|", "|.....|", "-------"]
+
+
+def at_command_prompt(api: NetHackAPI) -> bool:
+    return api.game_over or api._kb.prompt().kind is PromptKind.NONE
+
+
+# ------------------------------------------------------------------ state queries
+async def test_a_valkyrie_starts_with_a_wielded_long_sword_and_a_worn_shield(make_api):
+    api = make_api(seed=5, role="valkyrie")
+    stats = await api.get_stats()
+    assert stats.hp == stats.max_hp > 0
+    assert stats.dungeon_level == 1 and stats.branch == "Dungeons of Doom"
+    assert stats.hunger is HungerState.NOT_HUNGRY
+    inv = {i.slot: i for i in await api.get_inventory()}
+    assert "long sword" in inv["a"].name and inv["a"].object_class == "weapon"
+    eq = await api.get_equipment()
+    assert eq["weapon"] is not None and eq["weapon"].slot == "a"
+    assert eq["shield"] is not None and "shield" in eq["shield"].name
+    assert await api.get_position() == stats.position
+
+
+async def test_state_queries_are_cached_within_a_turn(make_api):
+    api = make_api(seed=5)
+    assert await api.get_stats() is await api.get_stats()
+    assert await api.get_current_level() is await api.get_current_level()
+    await api.search()
+    assert (await api.get_stats()).turn > 1
+
+
+async def test_the_screen_is_24_lines_of_80_columns(make_api):
+    api = make_api(seed=5)
+    lines = (await api.get_screen()).split("\n")
+    assert len(lines) == 24 and all(len(ln) == 80 for ln in lines)
+    assert "Dlvl:1" in lines[-1]
+
+
+async def test_a_pet_is_seen_as_tame_and_a_peaceful_watchman_as_peaceful(make_api):
+    des = room_des(ROOM, 'MONSTER:(\'@\',"watchman"),(3,1),peaceful\nMONSTER:(\'d\',"jackal"),(5,3),asleep')
+    api = make_api(des)
+    mons = {m.name: m for m in await api.get_visible_monsters()}
+    assert mons["watchman"].is_peaceful and not mons["watchman"].is_tame
+    assert not mons["jackal"].is_peaceful
+    assert mons["jackal"].threat_level >= 1
+
+
+async def test_the_level_map_knows_the_stairs_and_its_branch(make_api):
+    des = room_des(ROOM, "STAIR:(5,3),down")
+    api = make_api(des)
+    level = await api.get_current_level()
+    assert level.branch == "Dungeons of Doom" and level.level_number == 1
+    assert level.stairs_down is not None
+    assert level.tiles[level.stairs_down.y][level.stairs_down.x].char == ">"
+    assert level.tiles[level.stairs_down.y][level.stairs_down.x].feature == "stairs down"
+
+
+# ------------------------------------------------------------------ the keyboard
+async def test_a_pickup_menu_with_three_items_takes_only_the_chosen_one(make_api):
+    des = room_des(
+        ROOM,
+        "OBJECT:('%',\"apple\"),(1,1)\nOBJECT:('[',\"leather armor\"),(1,1)\nOBJECT:(')',\"dagger\"),(1,1)",
+    )
+    api = make_api(des)
+    here = await api.get_items_here()
+    assert len(here) == 3
+    before = {i.slot for i in await api.get_inventory()}
+    res = await api.pickup("dagger")
+    assert res.success, res
+    assert at_command_prompt(api)
+    new = [i for i in await api.get_inventory() if i.slot not in before]
+    assert len(new) == 1 and "dagger" in new[0].name
+    assert len(await api.get_items_here()) == 2
+
+
+async def test_pickup_without_a_letter_takes_everything(make_api):
+    des = room_des(ROOM, "OBJECT:('%',\"apple\"),(1,1)\nOBJECT:(')',\"dagger\"),(1,1)")
+    api = make_api(des)
+    res = await api.pickup()
+    assert res.success and at_command_prompt(api)
+    assert await api.get_items_here() == []
+
+
+async def test_pickup_of_something_not_here_says_what_is_here(make_api):
+    des = room_des(ROOM, "OBJECT:('%',\"apple\"),(1,1)\nOBJECT:(')',\"dagger\"),(1,1)")
+    api = make_api(des)
+    res = await api.pickup("long sword")
+    assert not res.success and "apple" in res.error and "dagger" in res.error
+    assert at_command_prompt(api)
+
+
+async def test_eating_from_the_floor_answers_its_prompt(make_api):
+    des = room_des(ROOM, "OBJECT:('%',\"corpse\"),(1,1),montype:\"lichen\"")
+    api = make_api(des)
+    res = await api.eat()
+    assert res.success, res
+    assert any("lichen" in m for m in res.messages)
+    assert at_command_prompt(api)
+    assert await api.get_items_here() == []
+
+
+async def test_bumping_a_peaceful_monster_is_declined(make_api):
+    des = room_des(ROOM, 'MONSTER:(\'@\',"watchman"),(2,1),peaceful,asleep')
+    api = make_api(des)
+    res = await api.move("e")
+    assert not res.success and "peaceful" in res.error
+    assert at_command_prompt(api)
+    watchman = (await api.get_visible_monsters())[0]
+    assert watchman.is_peaceful
+    res = await api.attack((await api.get_position()).direction_to(watchman.position))
+    assert not res.success and "peaceful" in res.error
+
+
+async def test_descending_stairs_changes_dungeon_level(make_api):
+    des = room_des(ROOM, "STAIR:(2,1),down")
+    api = make_api(des)
+    assert (await api.move("e")).success
+    res = await api.go_down()
+    assert res.success, res
+    assert (await api.get_stats()).dungeon_level == 2
+    assert at_command_prompt(api)
+
+
+async def test_go_down_away_from_stairs_says_where_the_stairs_are(make_api):
+    des = room_des(ROOM, "STAIR:(5,3),down")
+    api = make_api(des)
+    res = await api.go_down()
+    assert not res.success and "stairs down are at" in res.error
+
+
+async def test_going_up_from_the_first_level_is_refused(make_api):
+    api = make_api(room_des(ROOM))
+    res = await api.go_up()
+    assert not res.success and "ends the game" in res.error
+    assert not api.game_over and at_command_prompt(api)
+
+
+async def test_several_more_prompts_are_all_collected(make_api):
+    api = make_api(seed=5, role="valkyrie")
+    res = await api.pray()  # too soon at turn 1: several messages behind --More--
+    assert len(res.messages) >= 2
+    assert any("pray" in m.lower() for m in res.messages)
+    assert at_command_prompt(api)
+
+
+async def test_send_keys_reports_an_open_prompt_and_the_next_action_closes_it(make_api):
+    api = make_api(seed=5, role="valkyrie")
+    res = await api.send_keys("e")
+    assert res.prompt and "eat" in res.prompt.lower()
+    assert not at_command_prompt(api)
+    r2 = await api.search()
+    assert r2.success and at_command_prompt(api)
+
+
+async def test_wear_take_off_and_wield_on_a_valkyrie(make_api):
+    api = make_api(seed=5, role="valkyrie")
+    inv = {i.slot: i for i in await api.get_inventory()}
+    shield = next(i for i in inv.values() if "shield" in i.name)
+    r = await api.take_off(shield.slot)
+    assert r.success, r
+    assert (await api.get_equipment())["shield"] is None
+    r = await api.wear(shield.slot)
+    assert r.success, r
+    dagger = next(i for i in inv.values() if "dagger" in i.name)
+    r = await api.wield(dagger.slot)
+    assert r.success, r
+    assert (await api.get_equipment())["weapon"].slot == dagger.slot
+    assert at_command_prompt(api)
+
+
+# ------------------------------------------------------------------ bad input
+async def test_bad_input_fails_with_an_error_that_says_what_is_valid(make_api):
+    api = make_api(seed=5, role="valkyrie")
+    r = await api.move("up-ish")
+    assert not r.success and "n, s, e, w" in r.error
+    r = await api.drop("Q")
+    assert not r.success and "long sword" in r.error
+    r = await api.eat("Q")
+    assert not r.success and "food" in r.error
+    r = await api.zap("a", "sideways")
+    assert not r.success
+    r = await api.move_to(Position(200, 5))
+    assert not r.success and "off the map" in r.error
+    r = await api.read("Z")
+    assert not r.success
+    r = await api.send_keys("")
+    assert not r.success
+    assert await api.find_path(Position(-3, 99)) == []
+    assert at_command_prompt(api)
+
+
+async def test_an_unknown_monster_name_suggests_close_ones(make_api):
+    api = make_api(seed=5)
+    with pytest.raises(ValueError, match="newt"):
+        await api.lookup_monster("newtt")
+    info = await api.lookup_monster("floating eye")
+    assert info["speed"] == info.speed == 1
+
+
+# ------------------------------------------------------------------ pathfinding
+async def test_move_to_walks_around_a_wall_and_through_a_doorway_orthogonally(make_api):
+    rows = [
+        "-----------",
+        "|....|....|",
+        "|....|....|",
+        "|....+....|",
+        "|....|....|",
+        "-----------",
+    ]
+    api = make_api(room_des(rows, "DOOR:open,(5,3)"))
+    start = await api.get_position()
+    ox, oy = start.x - 1, start.y - 1  # drawing coordinates -> map coordinates
+    door, target = Position(ox + 5, oy + 3), Position(ox + 8, oy + 1)
+    visited = [start]
+    for goal in (door, target):  # the far room is seen only from the doorway
+        for _ in range(30):
+            if visited[-1] == goal:
+                break
+            r = await api.move_to(goal)
+            assert r.success, r
+            visited.append(await api.get_position())
+    assert visited[-1] == target
+    for a, b in zip(visited, visited[1:]):
+        if door in (a, b):
+            assert a.x == b.x or a.y == b.y, f"diagonal step {a} -> {b} through the doorway"
+    assert door in visited
+
+
+async def test_find_unexplored_is_none_once_a_closed_room_is_seen(make_api):
+    api = make_api(room_des(ROOM))
+    for _ in range(30):
+        t = await api.find_unexplored()
+        if t is None:
+            break
+        await api.move_to(t)
+    assert await api.find_unexplored() is None
+    assert (await api.get_current_level()).explored_percentage == 100.0
+
+
+async def test_find_nearest_finds_the_stairs(make_api):
+    api = make_api(room_des(ROOM, "STAIR:(4,2),down"))
+    pos = await api.find_nearest(lambda t: t.char == ">")
+    assert pos is not None
+    assert (await api.get_current_level()).tile_at(pos).feature == "stairs down"
+
+
+# ------------------------------------------------------------------ property
+@pytest.mark.parametrize("seed", range(6))
+async def test_after_any_random_sequence_of_calls_the_game_is_never_left_in_a_prompt(make_api, seed):
+    import random
+
+    rng = random.Random(seed)
+    api = make_api(seed=seed)
+    dirs = ["n", "s", "e", "w", "ne", "nw", "se", "sw", "x", ""]
+    letters = list("abcdefghijqQz-$")
+    calls = [
+        lambda: api.move(rng.choice(dirs)),
+        lambda: api.attack(rng.choice(dirs)),
+        lambda: api.search(),
+        lambda: api.pickup(rng.choice([None, "a", "dagger"])),
+        lambda: api.drop(rng.choice(letters)),
+        lambda: api.eat(rng.choice([None] + letters)),
+        lambda: api.quaff(rng.choice(letters)),
+        lambda: api.read(rng.choice(letters)),
+        lambda: api.zap(rng.choice(letters), rng.choice(dirs + ["up", "self"])),
+        lambda: api.wear(rng.choice(letters)),
+        lambda: api.wield(rng.choice(letters)),
+        lambda: api.take_off(rng.choice(letters)),
+        lambda: api.open_door(rng.choice(dirs)),
+        lambda: api.kick(rng.choice(dirs)),
+        lambda: api.go_up(),
+        lambda: api.go_down(),
+        lambda: api.cast_spell(rng.choice(letters), rng.choice([None, "n"])),
+        lambda: api.send_keys(rng.choice(["i", "e", "#", "Z", "\x1b", "?", "Q", "S", "o"])),
+        lambda: api.move_to(Position(rng.randrange(-2, 82), rng.randrange(-2, 23))),
+        lambda: api.get_items_here(),
+        lambda: api.find_unexplored(),
+    ]
+    raw = 17  # send_keys may leave a prompt open on purpose (and reports it)
+    for _ in range(60):
+        if api.game_over:
+            break
+        i = rng.randrange(len(calls))
+        r = await calls[i]()
+        if i != raw:
+            assert at_command_prompt(api), (i, r)
+        if rng.random() < 0.3:
+            r = await api.search()  # the next ordinary action always finds the command prompt
+            assert at_command_prompt(api), r
