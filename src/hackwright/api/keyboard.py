@@ -117,6 +117,14 @@ class Keyboard:
     def screen_lines(self) -> list[str]:
         return [_line(r) for r in self.game.obs["tty_chars"]]
 
+    def at_command_prompt(self) -> bool:
+        """Cheap check used before every action: no flag set, no '#' line open."""
+        o = self.game.obs
+        if self.game.done or o["program_state"][0]:
+            return False
+        i = o["internal"]
+        return not (i[1] or i[2] or i[3]) and o["message"][0] != 35  # '#'
+
     def prompt(self) -> Prompt:
         """Classify the game's current input state."""
         g = self.game
@@ -196,7 +204,7 @@ class Keyboard:
         for ch in keys:
             if self.game.done:
                 return
-            while self.prompt().kind is PromptKind.MORE and ex.steps < self.MAX_SETTLE_KEYS:
+            while self.game.obs["internal"][3] and self.prompt().kind is PromptKind.MORE and ex.steps < self.MAX_SETTLE_KEYS:
                 self._note(ex, self.prompt().text)
                 self.press(ENTER)
                 ex.steps += 1

@@ -288,15 +288,26 @@ class LevelMemory:
             self.monsters = (disp == _CREATURE) | (disp == _SENSED)
             self.last_seen_turn[changed] = turn
             self._raw[...] = g
+        ys, xs = slice(max(hero.y - 1, 0), hero.y + 2), slice(max(hero.x - 1, 0), hero.x + 2)
+        self.visit(hero, turn, blind=blind or bool(_IS_SWALLOW[g[ys, xs]].any()))
+
+    def visit(self, hero: Position, turn: int, *, blind: bool = False) -> None:
+        """Record that the hero stood on ``hero`` at ``turn`` (without a new display).
+
+        The API records every square the hero stood on this way and folds the
+        display in only when the map is asked for, which keeps actions cheap.
+        """
         x, y = hero.x, hero.y
         if not self.seen[y, x]:
             self.seen[y, x] = True  # the hero stands there: it is ground
             self._grid = None
         ys, xs = slice(max(y - 1, 0), y + 2), slice(max(x - 1, 0), x + 2)
-        if blind or _IS_SWALLOW[g[ys, xs]].any():
+        if blind:
             self.surveyed[y, x] = True
             self.last_seen_turn[y, x] = turn
         else:
+            if not self.surveyed[ys, xs].all():
+                self._grid = None
             self.surveyed[ys, xs] = True
             self.last_seen_turn[ys, xs] = turn
         self.hero = hero

@@ -13,6 +13,7 @@ import re
 from typing import Any, Callable, Optional
 
 import numpy as np
+from nle import nethack as nh_bl
 
 from ..env.make import Game, GameConfig
 from . import glyphs as G
@@ -100,7 +101,10 @@ class NetHackAPI:
         self.hero_role: Optional[str] = None
         self.hero_gender: Optional[str] = None
         self.hero_alignment: Optional[str] = None
-        self.last_stats: Optional[Stats] = None  # survives NLE zeroing blstats at death
+        self._last_blstats = np.zeros(27, dtype=np.int64)  # survives NLE zeroing blstats at death
+        self._pending_glyphs = np.zeros((21, 79), dtype=np.int16)
+        self._pending_visits: list[tuple[int, int, int, bool]] = []
+        self._pending_key: Optional[tuple[int, int]] = None
         self.actions_taken = 0
 
     # ------------------------------------------------------------ lifecycle
@@ -120,6 +124,9 @@ class NetHackAPI:
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
+        self._pending_visits.clear()
+        self._pending_key = None
+        self._last_blstats[:] = 0
         self.actions_taken = 0
         ex = Exchange()
         self._kb._note(ex, self._kb.prompt().text)
@@ -178,7 +185,7 @@ class NetHackAPI:
     def _stats_now(self) -> Stats:
         def make() -> Stats:
             s = observe.decode_stats(self._obs()["blstats"])
-            if self._game.done and self.last_stats is not None and s.max_hp == 0:
+            if self._game.done and s.max_hp == 0 and self.last_stats is not None:
                 return self.last_stats  # NLE zeroes blstats in the final observation
             return s
 
@@ -188,19 +195,52 @@ class NetHackAPI:
         return self._stats_now().position or Position(0, 0)
 
     def _level_memory(self) -> maps.LevelMemory:
+        """The remembered map of the current level, brought up to date."""
+        self._refresh()
+        self._fold()
+        dnum, dlevel = self._pending_key or (0, 1)
         s = self._stats_now()
-        bl = self._obs()["blstats"]
-        return self._maps.level_for(int(bl[23]), int(bl[24]), s.dungeon_level, s.branch)
+        return self._maps.level_for(dnum, dlevel, s.dungeon_level, s.branch)
 
     def _refresh(self) -> None:
-        """Fold the current screen into the remembered map (once per observation)."""
+        """Note the hero's square after an action (cheap); the display itself is
+        folded into the remembered map only when the map is asked for (_fold)."""
         if self._mem_step == self._game.steps or self._game.done:
             return
         self._mem_step = self._game.steps
-        s = observe.decode_stats(self._obs()["blstats"])
-        if s.max_hp > 0:
-            self.last_stats = s
-            self._level_memory().update(self._obs()["glyphs"], s.position, s.turn)
+        o = self._obs()
+        bl = o["blstats"]
+        if int(bl[nh_bl.NLE_BL_HPMAX]) <= 0:
+            return  # the final observation after death is all zeros
+        key = (int(bl[nh_bl.NLE_BL_DNUM]), int(bl[nh_bl.NLE_BL_DLEVEL]))
+        if self._pending_key is not None and key != self._pending_key:
+            self._fold()  # the old level gets its last display before we move on
+        np.copyto(self._last_blstats, bl)
+        self._pending_key = key
+        np.copyto(self._pending_glyphs, o["glyphs"])
+        blind = bool(int(bl[nh_bl.NLE_BL_CONDITION]) & nh_bl.BL_MASK_BLIND)
+        self._pending_visits.append((int(bl[0]), int(bl[1]), int(bl[nh_bl.NLE_BL_TIME]), blind))
+
+    def _fold(self) -> None:
+        if not self._pending_visits or self._pending_key is None:
+            return
+        b = self._last_blstats
+        level = self._maps.level_for(
+            self._pending_key[0], self._pending_key[1], int(b[nh_bl.NLE_BL_DEPTH]),
+            observe.branch_name(self._pending_key[0]),
+        )
+        *earlier, (x, y, turn, blind) = self._pending_visits
+        for vx, vy, vturn, vblind in earlier:
+            level.visit(Position(vx, vy), vturn, blind=vblind)
+        level.update(self._pending_glyphs, Position(x, y), turn, blind=blind)
+        self._pending_visits.clear()
+
+    @property
+    def last_stats(self) -> Optional[Stats]:
+        """The last stats of a living hero (NLE zeroes them in the final observation)."""
+        if int(self._last_blstats[nh_bl.NLE_BL_HPMAX]) <= 0:
+            return None
+        return observe.decode_stats(self._last_blstats)
 
     # ------------------------------------------------------------ state queries
     async def get_stats(self) -> Stats:
@@ -324,7 +364,7 @@ class NetHackAPI:
 
     # ------------------------------------------------------------ action core
     def _ensure_ready(self, ex: Exchange) -> None:
-        if not self._game.done and self._kb.prompt().kind is not PromptKind.NONE:
+        if not self._game.done and not self._kb.at_command_prompt():
             self._kb.settle(ex)
 
     def _snapshot(self) -> tuple:
@@ -840,7 +880,9 @@ class NetHackAPI:
 
         An estimate the hero could know: NetHack starts the timeout at 300 and
         lowers it by one a turn; a successful prayer resets it to a random value
-        (about 350 on average). 0 means praying is likely safe even without trouble.
+        (median about 350, but often far more), so after a prayer this assumes
+        1000. 0 means praying is likely safe even without trouble; with major
+        trouble (HP below 1/7 of max or ≤ 5, Weak from hunger) ≤ 200 is enough.
         """
         return self._prayer.estimate(self._stats_now().turn)
 

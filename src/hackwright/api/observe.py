@@ -67,36 +67,37 @@ def _strength_display(s125: int) -> str:
     return str(s125 - 100)
 
 
-def decode_stats(bl: np.ndarray) -> Stats:
+def decode_stats(blstats: np.ndarray) -> Stats:
     """Stats from NLE's ``blstats`` (27 numbers)."""
-    hunger = int(bl[nh.NLE_BL_HUNGER])
-    cap = int(bl[nh.NLE_BL_CAP])
-    align = int(bl[nh.NLE_BL_ALIGN])
+    bl = blstats.tolist()  # plain ints: much cheaper to index than numpy scalars
+    hunger = bl[nh.NLE_BL_HUNGER]
+    cap = bl[nh.NLE_BL_CAP]
+    align = bl[nh.NLE_BL_ALIGN]
     return Stats(
-        hp=int(bl[nh.NLE_BL_HP]),
-        max_hp=int(bl[nh.NLE_BL_HPMAX]),
-        pw=int(bl[nh.NLE_BL_ENE]),
-        max_pw=int(bl[nh.NLE_BL_ENEMAX]),
-        ac=int(bl[nh.NLE_BL_AC]),
-        xp_level=int(bl[nh.NLE_BL_XP]),
-        xp_points=int(bl[nh.NLE_BL_EXP]),
-        gold=int(bl[nh.NLE_BL_GOLD]),
-        strength=int(bl[nh.NLE_BL_STR25]),
-        dexterity=int(bl[nh.NLE_BL_DEX]),
-        constitution=int(bl[nh.NLE_BL_CON]),
-        intelligence=int(bl[nh.NLE_BL_INT]),
-        wisdom=int(bl[nh.NLE_BL_WIS]),
-        charisma=int(bl[nh.NLE_BL_CHA]),
+        hp=bl[nh.NLE_BL_HP],
+        max_hp=bl[nh.NLE_BL_HPMAX],
+        pw=bl[nh.NLE_BL_ENE],
+        max_pw=bl[nh.NLE_BL_ENEMAX],
+        ac=bl[nh.NLE_BL_AC],
+        xp_level=bl[nh.NLE_BL_XP],
+        xp_points=bl[nh.NLE_BL_EXP],
+        gold=bl[nh.NLE_BL_GOLD],
+        strength=bl[nh.NLE_BL_STR25],
+        dexterity=bl[nh.NLE_BL_DEX],
+        constitution=bl[nh.NLE_BL_CON],
+        intelligence=bl[nh.NLE_BL_INT],
+        wisdom=bl[nh.NLE_BL_WIS],
+        charisma=bl[nh.NLE_BL_CHA],
         hunger=HUNGER_STATES[hunger] if 0 <= hunger < len(HUNGER_STATES) else HungerState.NOT_HUNGRY,
         encumbrance=ENCUMBRANCE[cap] if 0 <= cap < len(ENCUMBRANCE) else "Unencumbered",
         alignment=Alignment.LAWFUL if align > 0 else Alignment.CHAOTIC if align < 0 else Alignment.NEUTRAL,
-        dungeon_level=int(bl[nh.NLE_BL_DEPTH]),
-        turn=int(bl[nh.NLE_BL_TIME]),
-        score=int(bl[nh.NLE_BL_SCORE]),
-        branch=branch_name(int(bl[nh.NLE_BL_DNUM])),
-        level_in_branch=int(bl[nh.NLE_BL_DLEVEL]),
-        strength_display=_strength_display(int(bl[nh.NLE_BL_STR125])),
-        position=Position(int(bl[nh.NLE_BL_X]), int(bl[nh.NLE_BL_Y])),
+        dungeon_level=bl[nh.NLE_BL_DEPTH],
+        turn=bl[nh.NLE_BL_TIME],
+        score=bl[nh.NLE_BL_SCORE],
+        branch=branch_name(bl[nh.NLE_BL_DNUM]),
+        level_in_branch=bl[nh.NLE_BL_DLEVEL],
+        strength_display=_strength_display(bl[nh.NLE_BL_STR125]),
+        position=Position(bl[nh.NLE_BL_X], bl[nh.NLE_BL_Y]),
     )
 
 

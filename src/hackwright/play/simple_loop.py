@@ -110,6 +110,11 @@ async def _decide_and_act(api: NetHackAPI, stats, searches_here: int) -> str:
         r = await api.move_to(frontier)
         if r.success:
             return "walk to frontier"
+        if r.error and "locked" in r.error:
+            path = await api.find_path(frontier)
+            if path:
+                await api.kick(path[0])  # no shop check yet: the skill library's explore does that
+                return "kick door"
     level = await api.get_current_level()
     if level.stairs_down is not None:
         if stats.position == level.stairs_down:
@@ -118,5 +123,33 @@ async def _decide_and_act(api: NetHackAPI, stats, searches_here: int) -> str:
         r = await api.move_to(level.stairs_down)
         if r.success:
             return "walk to stairs"
-    await api.search(5)
+    spot = _search_spot(level, stats.position)
+    if spot is not None and spot != stats.position:
+        r = await api.move_to(spot)
+        if r.success:
+            return "walk to search spot"
+    await api.search(10)
     return "search"
+
+
+def _search_spot(level, hero: Position) -> Optional[Position]:
+    """Where a hidden door or passage is likeliest: a walkable square with much
+    unexplored space within two squares (dead ends, room walls) and few searches."""
+    tiles = level.tiles
+    best, best_score = None, float("-inf")
+    for row in tiles:
+        for t in row:
+            if not t.is_walkable or t.search_count >= 15:
+                continue
+            x, y = t.position.x, t.position.y
+            unknown = 0
+            for yy in range(max(0, y - 2), min(len(tiles), y + 3)):
+                for xx in range(max(0, x - 2), min(len(row), x + 3)):
+                    if not tiles[yy][xx].is_explored:
+                        unknown += 1
+            if unknown == 0:
+                continue
+            score = unknown * 2 - t.search_count - 0.3 * hero.steps_to(t.position)
+            if score > best_score:
+                best, best_score = t.position, score
+    return best
