@@ -82,6 +82,31 @@ async def test_a_pickup_menu_with_three_items_takes_only_the_chosen_one(make_api
     assert len(await api.get_items_here()) == 2
 
 
+async def test_a_multi_page_pickup_menu_finds_the_chosen_item_on_a_later_page(make_api):
+    kinds = ["apple", "carrot", "melon", "banana", "orange", "pear", "egg", "kelp frond", "lembas wafer",
+             "cream pie", "candy bar", "fortune cookie", "pancake", "tin", "meatball", "food ration",
+             "cram ration", "K-ration", "C-ration", "tripe ration", "sprig of wolfsbane", "clove of garlic"]
+    objs = "\n".join(f"OBJECT:('%',\"{k}\"),(1,1)" for k in kinds)
+    objs += "\nOBJECT:(')',\"dagger\"),(1,1)\nOBJECT:('[',\"leather armor\"),(1,1)\nOBJECT:('(',\"towel\"),(1,1)"
+    api = make_api(room_des(ROOM, objs))
+    assert len(await api.get_items_here()) == len(kinds) + 3
+    before = {i.slot for i in await api.get_inventory()}
+    res = await api.pickup("towel")  # tools come after food: on the menu's second page
+    assert res.success, res
+    new = [i for i in await api.get_inventory() if i.slot not in before]
+    assert [i.name for i in new] == ["towel"]
+    assert at_command_prompt(api)
+
+
+async def test_pickup_by_menu_letter_takes_that_entry(make_api):
+    des = room_des(ROOM, "OBJECT:('%',\"apple\"),(1,1)\nOBJECT:(')',\"dagger\"),(1,1)")
+    api = make_api(des)
+    res = await api.pickup("a")  # the first entry of the menu: weapons come first
+    assert res.success, res
+    assert any("dagger" in i.name for i in await api.get_inventory())
+    assert [i.name for i in await api.get_items_here()] == ["apple"]
+
+
 async def test_pickup_without_a_letter_takes_everything(make_api):
     des = room_des(ROOM, "OBJECT:('%',\"apple\"),(1,1)\nOBJECT:(')',\"dagger\"),(1,1)")
     api = make_api(des)

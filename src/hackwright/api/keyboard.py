@@ -158,6 +158,8 @@ class Keyboard:
         if more_row is None:
             return "\n".join(ln.strip() for ln in lines[1:22] if ln.strip())
         col = lines[more_row].index(_MORE)
+        if col <= 1:
+            col = 0  # a full-screen window writes " --More--" but its text starts at column 0
         body = [ln[col:].rstrip() for ln in lines[:more_row]]
         return "\n".join(b.strip() for b in body if b.strip())
 

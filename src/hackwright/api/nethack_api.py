@@ -307,28 +307,52 @@ class NetHackAPI:
         return items
 
     def _look_here(self) -> list[str]:
+        """Lines naming the objects on the hero's square. ':' names a single
+        object; a pile is read from the pick-up menu (escaped, nothing taken),
+        which pages reliably where ':' shows a long pile as a full-screen text."""
         self._ensure_ready(Exchange())
         texts: list[str] = []
-        ex = Exchange()
         self._kb.press(LOOK_HERE)
         for _ in range(60):
             p = self._kb.prompt()
-            if p.kind is PromptKind.NONE:
+            if p.kind in (PromptKind.NONE, PromptKind.GAME_OVER):
                 texts.append(p.text)
                 break
-            if p.kind is PromptKind.GAME_OVER:
-                break
             texts.append(p.text)
-            self._kb.press(ESC if p.kind in (PromptKind.QUESTION, PromptKind.TEXT) else "\r")
-        self._kb.settle(ex)
-        items: list[str] = []
-        for t in texts:
-            if "Things that are here:" in t or "Things that you feel here:" in t:
-                after = re.split(r"Things that (?:are|you feel) here:", t, maxsplit=1)[1]
-                items += [ln.strip() for ln in after.splitlines() if ln.strip()]
-            for m in re.finditer(r"You (?:see|feel) here (.+?)\.(?:\s|$)", t):
-                items.append(m.group(1))
-        return items
+            self._kb.press(ESC if p.kind in (PromptKind.QUESTION, PromptKind.TEXT, PromptKind.MENU) else "\r")
+        self._kb.settle(Exchange())
+        joined = "\n".join(texts)
+        single = re.search(r"You (?:see|feel) here (.+?)\.(?:\s|$)", joined)
+        if single and "Things that" not in joined:
+            return [single.group(1)]
+        lines = [
+            ln.strip() for ln in joined.splitlines()
+            if ln.strip() and not re.match(r"There is .* here|There are .* here|You (see|feel) no objects|"
+                                           r"Things that|You have no|Never mind", ln.strip())
+        ]
+        if not lines:
+            return []
+        # Two or more objects: ',' shows a menu, so listing through it takes nothing.
+        from_menu = self._pickup_menu_entries() if len(lines) >= 2 else []
+        return from_menu or lines
+
+    def _pickup_menu_entries(self) -> list[str]:
+        entries: list[str] = []
+        self._kb.press(",")
+        p = self._kb.prompt()
+        if p.kind is PromptKind.MENU:
+            for _ in range(p.pages + 1):
+                entries += [e.text for e in p.entries]
+                if p.page >= p.pages:
+                    break
+                self._kb.press(">")
+                nxt = self._kb.prompt()
+                if nxt.kind is not PromptKind.MENU or nxt.page == p.page:
+                    break
+                p = nxt
+            self._kb.press(ESC)
+        self._kb.settle(Exchange())
+        return entries
 
     async def get_inventory(self) -> list[Item]:
         """Get current inventory."""
