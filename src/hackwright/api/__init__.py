@@ -18,7 +18,17 @@ from .models import (
     Stats,
     Tile,
 )
-from .nethack_api import NetHackAPI
+
+
+def __getattr__(name: str):
+    # NetHackAPI pulls in NLE and numpy; load it only when asked for, so the
+    # sandbox's pre-loaded worker parent can use the dataclasses alone.
+    if name == "NetHackAPI":
+        from .nethack_api import NetHackAPI
+
+        return NetHackAPI
+    raise AttributeError(name)
+
 
 __all__ = [
     "ActionResult",

@@ -868,6 +868,17 @@ class NetHackAPI:
             return None
         return maps.find_nearest(self._level_memory(), self._hero(), mask, blocked=self._blocked())
 
+    async def find_nearest_of(self, positions: list[Position]) -> Optional[Position]:
+        """The square of ``positions`` nearest by walking distance (None if none is reachable)."""
+        mask = np.zeros((21, 79), dtype=bool)
+        for p in positions or []:
+            p = _as_position(p)
+            if p is not None and p.on_map():
+                mask[p.y, p.x] = True
+        if not mask.any():
+            return None
+        return maps.find_nearest(self._level_memory(), self._hero(), mask, blocked=self._blocked())
+
     async def find_unexplored(self) -> Optional[Position]:
         """Find nearest unexplored walkable tile (a reachable frontier of the known map), or None."""
         self._refresh()

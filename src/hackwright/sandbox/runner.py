@@ -1,0 +1,589 @@
+"""Running a skill: validation, a sandboxed worker, the API proxy and the limits.
+
+``SkillRunner.run(code, params)`` validates the code, hands it to a warm worker
+(forked from the zygote and isolated), answers the worker's API calls against
+the real :class:`NetHackAPI` — only the methods in ``surface`` — and returns a
+:class:`SkillOutcome`, or raises a typed :class:`SkillExecutionError`. Whatever
+happens, the game is left at the ordinary command prompt and the next run
+works: a dead worker is replaced, a dead zygote restarted.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from ..skills.result import SkillResult
+from . import errors, surface
+from .isolation import Stack, best_stack, detect
+from .protocol import MAX_FRAME, Channel, ChannelClosed, ProtocolError, decode, encode
+from .worker import OutputBuffer, drive, skill_namespace, trimmed_traceback
+
+MiB = 1 << 20
+
+
+@dataclass
+class SandboxLimits:
+    """Per-invocation limits (config: sandbox.*)."""
+
+    wall_seconds: float = 30.0
+    cpu_seconds: int = 10
+    memory_bytes: int = 256 * MiB
+    max_actions: int = 1000
+    max_api_calls: int = 50_000
+    max_output_bytes: int = 64 * 1024
+
+
+@dataclass
+class SkillOutcome:
+    """A skill that ran to a result (successful or not)."""
+
+    result: SkillResult
+    log: str = ""  # captured print() output, capped
+    actions: int = 0
+    api_calls: int = 0
+    seconds: float = 0.0
+    stack: str = ""  # which isolation it ran under
+
+
+@dataclass
+class _Worker:
+    pid: int
+    chan: Channel
+    memory: int
+    cpu: int
+
+
+def _entry_name(code: str, entry: Optional[str]) -> str:
+    """The entry point without the policy (validate=False, trusted tests only)."""
+    if entry:
+        return entry
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as e:
+        raise errors.SkillSyntaxError.from_syntax_error(e, source=code)
+    names = [n.name for n in tree.body if isinstance(n, ast.AsyncFunctionDef)]
+    if not names:
+        raise errors.SkillValidationError(
+            "the skill defines no entry point",
+            violations=[errors.Violation(1, 1, "no `async def name(nh, ...)` function",
+                                         "define the skill as `async def name(nh, **params) -> SkillResult`")])
+    return names[-1]
+
+
+class Zygote:
+    """The pre-loaded worker parent (see ``zygote.py``), seen from the host."""
+
+    def __init__(self, stack: Stack):
+        self.stack = stack
+        self.proc: Optional[subprocess.Popen] = None
+        self.ctrl: Optional[socket.socket] = None
+        self.exits: dict[int, int] = {}
+        self._spawned: dict[int, tuple[int, socket.socket]] = {}
+        self._next_id = 0
+        self.jail = None
+
+    def start(self) -> None:
+        host, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = [sys.executable, "-I", "-m", "hackwright.sandbox.zygote", str(child.fileno()), self.stack.name]
+        if self.stack is Stack.BWRAP:
+            from .isolation import bwrap_command
+
+            caps = detect()
+            argv = bwrap_command(caps.bwrap, argv, ro_paths=_python_paths(), keep_fds=[child.fileno()])
+        # An empty environment: nothing secret is ever inside the sandbox.
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+        self.proc = subprocess.Popen(
+            argv, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True,
+        )
+        child.close()
+        self.ctrl = host
+        self._jail()
+
+    def _jail(self) -> None:
+        """cgroup limits for the zygote and its workers, when running as root."""
+        try:
+            from .isolation import CgroupJail
+
+            caps = detect()
+            if not (caps.cgroups and caps.is_root) or self.proc is None:
+                return
+            jail = CgroupJail(f"hackwright-{os.getpid()}-{self.proc.pid}", memory_bytes=2048 * MiB, pids_max=16)
+            if jail.create() is not False:
+                jail.add(self.proc.pid)
+                self.jail = jail
+        except Exception:  # cgroups are a bonus layer; never fail a run for them
+            self.jail = None
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def _recv(self, timeout: float) -> bool:
+        """Read one control message into the tables; False on timeout."""
+        assert self.ctrl is not None
+        if not select.select([self.ctrl], [], [], timeout)[0]:
+            return False
+        data, fds, _flags, _addr = socket.recv_fds(self.ctrl, 65536, 4)
+        if not data:
+            raise ChannelClosed("the sandbox's worker parent exited")
+        msg = decode(data[4:])
+        op = msg.get("op")
+        if op == "exit":
+            self.exits[int(msg["pid"])] = int(msg["status"])
+        elif op == "spawned" and fds:
+            self._spawned[int(msg["id"])] = (int(msg["pid"]), socket.socket(fileno=fds[0]))
+        else:
+            for fd in fds:
+                os.close(fd)
+        return True
+
+    def request(self, memory: int, cpu: int) -> int:
+        assert self.ctrl is not None
+        self._next_id += 1
+        self.ctrl.send(encode({"op": "spawn", "id": self._next_id, "memory": memory, "cpu": cpu}))
+        return self._next_id
+
+    def collect(self, req_id: int, timeout: float = 10.0) -> tuple[int, socket.socket]:
+        deadline = time.monotonic() + timeout
+        while req_id not in self._spawned:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the sandbox did not start a worker in time")
+            self._recv(left)
+        return self._spawned.pop(req_id)
+
+    def kill(self, pid: int) -> None:
+        if self.ctrl is not None and self.alive:
+            try:
+                self.ctrl.send(encode({"op": "kill", "pid": pid}))
+            except OSError:
+                pass
+
+    def exit_status(self, pid: int, timeout: float = 2.0) -> Optional[int]:
+        deadline = time.monotonic() + timeout
+        while pid not in self.exits:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.alive:
+                return None
+            try:
+                self._recv(left)
+            except (ChannelClosed, OSError):
+                return None
+        return self.exits.pop(pid)
+
+    def close(self) -> None:
+        if self.ctrl is not None:
+            self.ctrl.close()
+            self.ctrl = None
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait(timeout=5)
+            self.proc = None
+        if self.jail is not None:
+            try:
+                self.jail.destroy()
+            except Exception:
+                pass
+            self.jail = None
+
+
+def _python_paths() -> list[str]:
+    """Read-only paths a bwrap'd zygote needs: the interpreter, its stdlib, the venv, this package."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    paths.add(str(Path(__file__).resolve().parents[2]))  # the directory holding the hackwright package
+    import msgpack
+
+    paths.add(str(Path(msgpack.__file__).resolve().parents[1]))
+    return sorted(p for p in paths if p and os.path.exists(p))
+
+
+class SkillRunner:
+    """Runs skills against one game's API.
+
+    mode: "sandbox" (isolated workers; the default for model-written skills),
+    "inprocess" (trusted built-in skills only: no isolation at all).
+    ``allow_weak`` opts into seccomp + rlimits only where nothing stronger
+    works — with a loud warning.
+    """
+
+    def __init__(self, api, *, mode: str = "sandbox", limits: Optional[SandboxLimits] = None,
+                 allow_weak: bool = False, stack: Optional[Stack] = None):
+        self.api = api
+        self.mode = mode
+        self.limits = limits or SandboxLimits()
+        self._zygote: Optional[Zygote] = None
+        self._spare: Optional[_Worker] = None
+        self._pending: Optional[tuple[int, int, int]] = None  # (request id, memory, cpu)
+        self.stack: Optional[Stack] = None
+        self.warnings: list[str] = []
+        self.record_call_times = False  # benchmarks: host receive time of every API call
+        self.call_times: list[float] = []
+        if mode == "inprocess":
+            self.stack = Stack.INPROCESS
+        elif mode == "sandbox":
+            chosen = stack or best_stack(detect())
+            if chosen is None:
+                if not allow_weak:
+                    raise errors.SandboxUnavailableError(
+                        "no isolation for model-written skills works on this machine (no gVisor, bubblewrap, "
+                        "user namespaces or Landlock); run `hackwright sandbox check`, or opt into the weak "
+                        "mode (seccomp + rlimits only) with allow_weak / --allow-weak-sandbox"
+                    )
+                chosen = Stack.WEAK
+            if chosen is Stack.WEAK:
+                self.warnings.append(
+                    "WARNING: model-written skills run with seccomp + rlimits only; files may be readable"
+                )
+            self.stack = chosen
+        else:
+            raise ValueError(f"unknown mode {mode!r}; use 'sandbox' or 'inprocess'")
+
+    # ------------------------------------------------------------ workers
+    def _ensure_zygote(self) -> Zygote:
+        if self._zygote is None or not self._zygote.alive:
+            if self._zygote is not None:
+                self._zygote.close()
+            self._spare = None
+            self._pending = None
+            assert self.stack is not None
+            self._zygote = Zygote(self.stack)
+            self._zygote.start()
+        return self._zygote
+
+    def _prefork(self, limits: SandboxLimits) -> None:
+        z = self._ensure_zygote()
+        if self._pending is None and self._spare is None:
+            self._pending = (z.request(limits.memory_bytes, limits.cpu_seconds), limits.memory_bytes,
+                             limits.cpu_seconds)
+
+    def _take_worker(self, limits: SandboxLimits) -> _Worker:
+        for attempt in range(2):
+            z = self._ensure_zygote()
+            try:
+                if self._spare is None and self._pending is not None:
+                    rid, mem, cpu = self._pending
+                    self._pending = None
+                    pid, sock = z.collect(rid)
+                    self._spare = _Worker(pid, Channel(sock), mem, cpu)
+                if self._spare is not None and (self._spare.memory, self._spare.cpu) != (
+                        limits.memory_bytes, limits.cpu_seconds):
+                    z.kill(self._spare.pid)
+                    self._spare.chan.close()
+                    self._spare = None
+                if self._spare is None:
+                    rid = z.request(limits.memory_bytes, limits.cpu_seconds)
+                    pid, sock = z.collect(rid)
+                    self._spare = _Worker(pid, Channel(sock), limits.memory_bytes, limits.cpu_seconds)
+                worker, self._spare = self._spare, None
+                return worker
+            except (ChannelClosed, OSError, TimeoutError):
+                if self._zygote is not None:
+                    self._zygote.close()
+                self._zygote = None
+                self._spare = None
+                self._pending = None
+                if attempt:
+                    raise errors.SandboxUnavailableError("the sandbox could not start a worker")
+        raise errors.SandboxUnavailableError("the sandbox could not start a worker")
+
+    def warm_up(self) -> None:
+        """Start the zygote and a spare worker now rather than at the first run."""
+        if self.mode == "sandbox":
+            self._prefork(self.limits)
+            self._take_and_keep()
+
+    def _take_and_keep(self) -> None:
+        w = self._take_worker(self.limits)
+        self._spare = w
+
+    def close(self) -> None:
+        if self._spare is not None:
+            self._spare.chan.close()
+            self._spare = None
+        if self._zygote is not None:
+            self._zygote.close()
+            self._zygote = None
+
+    def __enter__(self) -> "SkillRunner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ running
+    def _validate(self, code: str, entry: Optional[str], validate: bool) -> str:
+        if not isinstance(code, str) or not code.strip():
+            raise errors.SkillValidationError("the skill's code is empty; write `async def name(nh, ...)`")
+        if validate:
+            from . import policy
+
+            return policy.validate(code, entry).name
+        return _entry_name(code, entry)
+
+    def _restore_prompt(self) -> None:
+        """Whatever happened, leave the game at the command prompt."""
+        from ..api.keyboard import Exchange
+
+        try:
+            if not self.api.game_over:
+                self.api._ensure_ready(Exchange())
+        except Exception:
+            pass
+
+    async def run(self, code: str, params: Optional[dict] = None, *, entry: Optional[str] = None,
+                  limits: Optional[SandboxLimits] = None, validate: bool = True) -> SkillOutcome:
+        """Validate and run a skill; a SkillOutcome, or a typed SkillExecutionError."""
+        limits = limits or self.limits
+        params = dict(params or {})
+        name = self._validate(code, entry, validate)
+        try:
+            if self.mode == "inprocess":
+                return await self._run_inprocess(code, name, params, limits)
+            return self._run_sandboxed(code, name, params, limits)
+        finally:
+            self._restore_prompt()
+
+    # ------------------------------------------------------------ sandboxed
+    def _run_sandboxed(self, code: str, name: str, params: dict, limits: SandboxLimits) -> SkillOutcome:
+        worker = self._take_worker(limits)
+        self._prefork(limits)  # the next run's worker starts while this one runs
+        z = self._zygote
+        assert z is not None
+        api = self.api
+        t0 = time.monotonic()
+        deadline = t0 + limits.wall_seconds
+        turn0 = self._turn()
+        actions = calls = 0
+        log = OutputBuffer(limits.max_output_bytes)
+
+        def stop_worker() -> Optional[int]:
+            z.kill(worker.pid)
+            worker.chan.close()
+            return z.exit_status(worker.pid)
+
+        def fail(err: errors.SkillExecutionError) -> errors.SkillExecutionError:
+            try:
+                err.log = log.take() if hasattr(err, "log") else None
+            except Exception:
+                pass
+            return err
+
+        try:
+            worker.chan.send({"op": "run", "code": code, "entry": name, "params": params,
+                              "max_output": limits.max_output_bytes})
+        except (OSError, ProtocolError) as e:
+            stop_worker()
+            if isinstance(e, ProtocolError):
+                raise fail(_limit_error(f"the skill's parameters are too large to send ({e})", "parameters"))
+            raise errors.SandboxUnavailableError(f"the sandboxed worker was not ready: {e}")
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                msg = worker.chan.recv(timeout=left)
+            except TimeoutError:
+                stop_worker()
+                raise fail(_timeout_error(f"the skill ran longer than {limits.wall_seconds:g} s (wall time); "
+                                          "make it stop sooner, e.g. with an action budget", "wall_time"))
+            except (ChannelClosed, OSError):
+                status = z.exit_status(worker.pid)
+                worker.chan.close()
+                raise fail(_death_error(status, limits))
+            except ProtocolError as e:
+                stop_worker()
+                raise fail(_limit_error(f"the skill sent a message the harness refuses: {e}", "message size"))
+            if not isinstance(msg, dict):
+                stop_worker()
+                raise fail(_crash_error("the skill's worker broke the protocol"))
+            if isinstance(msg.get("out"), str):
+                log.write(msg["out"])
+            op = msg.get("op")
+            if op == "call":
+                if self.record_call_times:
+                    self.call_times.append(time.perf_counter())
+                calls += 1
+                m, a, k = msg.get("m"), msg.get("a"), msg.get("k")
+                if calls > limits.max_api_calls:
+                    stop_worker()
+                    raise fail(_limit_error(
+                        f"the skill made more than {limits.max_api_calls} API calls; it is probably looping "
+                        "without acting — add a stopping condition", "API calls"))
+                if m in surface.ACTIONS:
+                    if actions >= limits.max_actions:
+                        stop_worker()
+                        return SkillOutcome(
+                            SkillResult("action_limit", {"limit": limits.max_actions}, actions,
+                                        self._turn() - turn0, False),
+                            log.take(), actions, calls, time.monotonic() - t0, self.stack.value if self.stack else "",
+                        )
+                    actions += 1
+                reply = self._serve(m, a, k)
+                try:
+                    worker.chan.send(reply)
+                except ProtocolError as e:
+                    worker.chan.send({"op": "exc", "type": "ValueError", "msg": str(e), "s": api.game.steps})
+                except OSError:
+                    status = z.exit_status(worker.pid)
+                    raise fail(_death_error(status, limits))
+            elif op == "done":
+                worker.chan.close()
+                try:
+                    result = SkillResult.coerce(msg.get("result"))
+                except TypeError as e:
+                    raise fail(_runtime_error("TypeError", str(e), ""))
+                return SkillOutcome(result, log.take(), actions, calls, time.monotonic() - t0,
+                                    self.stack.value if self.stack else "")
+            elif op == "error":
+                worker.chan.close()
+                raise fail(_skill_raised(msg, limits))
+            else:
+                stop_worker()
+                raise fail(_crash_error(f"the skill's worker sent an unknown message {op!r}"))
+
+    def _serve(self, m: Any, a: Any, k: Any) -> dict:
+        api = self.api
+        if not isinstance(m, str) or m not in surface.CALLABLE:
+            return {"op": "exc", "type": "AttributeError", "s": api.game.steps,
+                    "msg": f"nh has no method {m!r}; see the NetHack API for what skills can call"}
+        if not isinstance(a, list) or not isinstance(k, dict) or not all(isinstance(x, str) for x in k):
+            return {"op": "exc", "type": "TypeError", "msg": "malformed call", "s": api.game.steps}
+        try:
+            coro = getattr(api, m)(*a, **k)
+            value = drive(coro)
+        except Exception as e:  # the skill's bad arguments, or an API error: back to the skill
+            return {"op": "exc", "type": type(e).__name__, "msg": str(e)[:2000], "s": api.game.steps}
+        return {"op": "ret", "v": value, "s": api.game.steps}
+
+    def _turn(self) -> int:
+        s = self.api.last_stats
+        return s.turn if s is not None else 0
+
+    # ------------------------------------------------------------ in-process
+    async def _run_inprocess(self, code: str, name: str, params: dict, limits: SandboxLimits) -> SkillOutcome:
+        out = OutputBuffer(limits.max_output_bytes)
+        self._inproc_count = getattr(self, "_inproc_count", 0) + 1
+        module_name = f"hackwright_skill_{id(self)}_{self._inproc_count}"
+        ns = skill_namespace(out, module_name)
+        ns["__builtins__"]["__import__"] = __import__  # trusted code: normal imports
+        counter = _CountingAPI(self.api, limits.max_actions)
+        t0 = time.monotonic()
+        turn0 = self._turn()
+        try:
+            exec(compile(code, "<skill>", "exec"), ns)
+            value = await asyncio.wait_for(ns[name](counter, **params), timeout=limits.wall_seconds)
+            result = SkillResult.coerce(value)
+        except _ActionLimit:
+            result = SkillResult("action_limit", {"limit": limits.max_actions}, counter.actions,
+                                 self._turn() - turn0, False)
+        except asyncio.TimeoutError:
+            raise _timeout_error(f"the skill ran longer than {limits.wall_seconds:g} s", "wall_time")
+        except errors.SkillExecutionError:
+            raise
+        except Exception as e:
+            raise _runtime_error(type(e).__name__, str(e), trimmed_traceback(e))
+        finally:
+            sys.modules.pop(module_name, None)
+        return SkillOutcome(result, out.take(), counter.actions, counter.calls, time.monotonic() - t0,
+                            Stack.INPROCESS.value)
+
+
+class _ActionLimit(BaseException):
+    """Raised into trusted in-process skills at the action limit (not an Exception: not swallowed)."""
+
+
+class _CountingAPI:
+    """The real API with its calls counted (in-process mode)."""
+
+    def __init__(self, api, max_actions: int):
+        self._api = api
+        self._max = max_actions
+        self.actions = 0
+        self.calls = 0
+
+    def __getattr__(self, name: str):
+        target = getattr(self._api, name)
+        if name not in surface.CALLABLE and name not in surface.LOCAL:
+            return target
+
+        async def call(*a, **k):
+            self.calls += 1
+            if name in surface.ACTIONS:
+                if self.actions >= self._max:
+                    raise _ActionLimit()
+                self.actions += 1
+            return await target(*a, **k)
+
+        return call
+
+
+# ------------------------------------------------------------ error helpers
+def _make(cls, message: str, **kw):
+    try:
+        return cls(message, **kw)
+    except TypeError:
+        return cls(message)
+
+
+def _timeout_error(message: str, which: str):
+    return _make(errors.SkillTimeoutError, message, limit=which)
+
+
+def _limit_error(message: str, which: str):
+    return _make(errors.SkillLimitError, message, limit=which)
+
+
+def _crash_error(message: str, sig: Optional[int] = None):
+    if sig is not None:
+        return _make(errors.SkillCrashedError, message, signal=signal.Signals(sig).name)
+    return _make(errors.SkillCrashedError, message)
+
+
+def _runtime_error(type_name: str, message: str, tb: str):
+    return _make(errors.SkillRuntimeError, f"{type_name}: {message}", exc_type=type_name, exc_message=message,
+                 traceback=tb)
+
+
+def _skill_raised(msg: dict, limits: SandboxLimits):
+    t, m, tb = str(msg.get("type", "Exception")), str(msg.get("msg", "")), str(msg.get("tb", ""))
+    if t == "MemoryError":
+        return _limit_error(f"the skill ran out of memory (limit {limits.memory_bytes // MiB} MiB); keep fewer "
+                            "or smaller things in memory", "memory")
+    if t == "SkillLimitError":
+        return _limit_error(m, "result size")
+    return _runtime_error(t, m, tb)
+
+
+def _death_error(status: Optional[int], limits: SandboxLimits):
+    if status is not None and os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGSYS:
+            return _crash_error("the skill tried something the sandbox forbids (files, sockets, processes or "
+                                "signals) and was stopped; skills reach the game only through nh", sig)
+        if sig == signal.SIGXCPU:
+            return _timeout_error(f"the skill used more than {limits.cpu_seconds} CPU seconds; it is probably "
+                                  "looping — add a stopping condition", "cpu_time")
+        if sig == signal.SIGKILL:
+            return _crash_error("the skill's worker was killed (memory or process limit of the sandbox)", sig)
+        return _crash_error(f"the skill's worker died from signal {signal.Signals(sig).name}", sig)
+    if status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 70:
+        return _crash_error("the sandbox could not isolate the skill's worker")
+    return _crash_error("the skill's worker stopped unexpectedly")
+
+
+__all__ = ["SandboxLimits", "SkillOutcome", "SkillRunner", "MAX_FRAME"]

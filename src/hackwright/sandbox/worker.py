@@ -1,0 +1,241 @@
+"""The worker side: runs one skill inside the isolated child process.
+
+The skill sees ``nh`` as a :class:`RemoteNetHackAPI`, whose methods send a call
+frame to the host and wait for the answer. Nothing here can reach the game but
+through that channel, and the host answers only the methods in ``surface``.
+Skill code gets the API's dataclasses without importing them, restricted
+builtins, an import that only knows the allow-listed pure modules, and a
+captured ``print``.
+
+No asyncio event loop is used: one would open a socketpair, which the sandbox
+forbids. The skill's coroutine is driven by hand; every awaited API call
+completes synchronously over the channel.
+"""
+
+from __future__ import annotations
+
+import builtins
+import linecache
+import os
+import sys
+import traceback
+import types
+from typing import Any, Optional
+
+from ..api import models
+from ..skills.result import SkillResult
+from . import surface
+from .protocol import Channel, ProtocolError
+
+SKILL_FILENAME = "<skill>"
+ALLOWED_MODULES = (
+    "math", "random", "itertools", "collections", "heapq", "re", "functools",
+    "dataclasses", "enum", "typing", "statistics", "string", "operator", "bisect", "copy",
+)
+# Imports of the harness's own names are satisfied with the injected names.
+API_MODULE_PREFIXES = ("hackwright", "nethack_api", "nle_api", "api", "skills", "models")
+
+_REMOVED_BUILTINS = (
+    "open", "eval", "exec", "compile", "input", "breakpoint", "help", "exit", "quit",
+    "globals", "locals", "vars", "memoryview",
+)
+
+# Exceptions the host may send back, rebuilt as the same built-in types.
+_EXCEPTIONS = {
+    name: getattr(builtins, name)
+    for name in ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "AttributeError",
+                 "LookupError", "ArithmeticError", "ZeroDivisionError", "NotImplementedError")
+}
+
+
+class OutputBuffer:
+    """Captured print() output, capped (the rest is counted, not kept)."""
+
+    def __init__(self, cap: int):
+        self.cap = cap
+        self.parts: list[str] = []
+        self.size = 0
+        self.dropped = 0
+        self.sent = 0
+
+    def write(self, text: str) -> None:
+        room = self.cap - self.size
+        if room <= 0:
+            self.dropped += len(text)
+            return
+        piece = text[:room]
+        self.parts.append(piece)
+        self.size += len(piece)
+        self.dropped += len(text) - len(piece)
+
+    def take(self) -> str:
+        """Output not yet sent to the host."""
+        text = "".join(self.parts)
+        new, self.sent = text[self.sent:], len(text)
+        return new
+
+
+class RemoteNetHackAPI:
+    """The NetHack API as a skill sees it inside the sandbox."""
+
+    def __init__(self, chan: Channel, out: OutputBuffer):
+        self._chan = chan
+        self._out = out
+        self._step = -1
+        self._cache: dict[tuple, Any] = {}
+
+    def _call(self, name: str, args: tuple, kwargs: dict) -> Any:
+        query = name in surface.QUERIES
+        key = None
+        if query:
+            try:
+                key = (name, repr(args), repr(sorted(kwargs.items())))
+            except Exception:
+                key = None
+            if key is not None and key in self._cache:
+                return self._cache[key]
+        msg: dict[str, Any] = {"op": "call", "m": name, "a": list(args), "k": kwargs}
+        pending = self._out.take()
+        if pending:
+            msg["out"] = pending
+        try:
+            self._chan.send(msg)
+        except ProtocolError as e:
+            raise TypeError(f"nh.{name}() got an argument that cannot be sent to the game: {e}") from None
+        reply = self._chan.recv()
+        if reply.get("s") != self._step:
+            self._cache.clear()
+            self._step = reply.get("s")
+        if reply["op"] == "ret":
+            if key is not None:
+                self._cache[key] = reply["v"]
+            return reply["v"]
+        if reply["op"] == "exc":
+            raise _EXCEPTIONS.get(reply["type"], RuntimeError)(reply["msg"])
+        raise RuntimeError(f"unexpected reply {reply.get('op')!r} from the game")
+
+    async def find_nearest(self, predicate) -> Optional[models.Position]:
+        """Find nearest tile matching predicate (by walking distance; your own square counts)."""
+        level = self._call("get_current_level", (), {})
+        matches = [t.position for row in level.tiles for t in row if predicate(t)]
+        if not matches:
+            return None
+        return self._call("find_nearest_of", (matches,), {})
+
+
+def _remote(name: str):
+    async def method(self, *args, **kwargs):
+        return self._call(name, args, kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+for _name in surface.QUERIES + surface.ACTIONS:
+    setattr(RemoteNetHackAPI, _name, _remote(_name))
+
+
+def injected_names() -> dict[str, Any]:
+    """What every skill gets without importing it."""
+    names: dict[str, Any] = {
+        "SkillResult": SkillResult,
+        "NetHackAPI": RemoteNetHackAPI,
+        "DIRECTIONS": tuple(models.DIRECTIONS),
+    }
+    for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
+              "ItemInfo", "HungerState", "Alignment"):
+        names[n] = getattr(models, n)
+    return names
+
+
+def _skill_import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002
+    root = name.split(".")[0]
+    if level == 0 and (root in ALLOWED_MODULES or name == "__future__"):
+        return __import__(name, globals, locals, fromlist, level)
+    if level > 0 or root in API_MODULE_PREFIXES:
+        mod = types.ModuleType(name)
+        for k, v in injected_names().items():
+            setattr(mod, k, v)
+        return mod
+    raise ImportError(
+        f"module {name!r} is not available to skills; import only: {', '.join(ALLOWED_MODULES)}"
+    )
+
+
+def _safe_getattr(obj, name, *default):
+    if isinstance(name, str) and name.startswith("_"):
+        raise AttributeError(f"attributes starting with '_' are not available to skills ({name!r})")
+    return getattr(obj, name, *default)
+
+
+def skill_namespace(out: OutputBuffer, module_name: str = "skill") -> dict[str, Any]:
+    """Globals for skill code: a real module registered in sys.modules (dataclasses
+    defined by a skill look their module up there), with the injected names."""
+    safe = {k: v for k, v in vars(builtins).items() if k not in _REMOVED_BUILTINS}
+    safe["__import__"] = _skill_import
+    safe["getattr"] = _safe_getattr
+    safe["print"] = lambda *a, sep=" ", end="\n", **_: out.write(sep.join(str(x) for x in a) + end)
+    mod = types.ModuleType(module_name)
+    ns = mod.__dict__
+    ns["__builtins__"] = safe
+    ns.update(injected_names())
+    sys.modules[module_name] = mod
+    return ns
+
+
+def drive(coro) -> Any:
+    """Run a coroutine to its end without an event loop."""
+    try:
+        while True:
+            coro.send(None)  # something awaited a bare yield; keep going (the time limit still applies)
+    except StopIteration as stop:
+        return stop.value
+
+
+def trimmed_traceback(exc: BaseException) -> str:
+    """The traceback, keeping only the frames of the skill's own code."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SKILL_FILENAME]
+    lines = ["Traceback (the skill's own lines):"]
+    for f in frames:
+        lines.append(f'  line {f.lineno}, in {f.name}')
+        if f.line:
+            lines.append(f"    {f.line.strip()}")
+    lines.append(f"{type(exc).__name__}: {exc}")
+    return "\n".join(lines)
+
+
+def run_skill(chan: Channel, request: dict) -> dict:
+    """Run the requested skill; returns the final frame to send."""
+    out = OutputBuffer(int(request.get("max_output", 65536)))
+    code = request["code"]
+    linecache.cache[SKILL_FILENAME] = (len(code), None, code.splitlines(True), SKILL_FILENAME)
+    ns = skill_namespace(out)
+    try:
+        exec(compile(code, SKILL_FILENAME, "exec"), ns)
+        fn = ns.get(request["entry"])
+        if fn is None:
+            raise NameError(f"the skill defines no function named {request['entry']!r}")
+        value = drive(fn(RemoteNetHackAPI(chan, out), **(request.get("params") or {})))
+        result = SkillResult.coerce(value)
+        return {"op": "done", "result": result, "out": out.take(), "dropped": out.dropped}
+    except BaseException as e:  # noqa: BLE001 - everything goes back to the host as data
+        return {
+            "op": "error",
+            "type": type(e).__name__,
+            "msg": str(e)[:2000],
+            "tb": trimmed_traceback(e)[:8000],
+            "out": out.take(),
+            "dropped": out.dropped,
+        }
+
+
+def serve(chan: Channel) -> None:
+    """Wait for one run request, run it, answer, exit."""
+    request = chan.recv()
+    final = run_skill(chan, request)
+    try:
+        chan.send(final)
+    except Exception as e:  # e.g. an enormous result
+        chan.send({"op": "error", "type": "SkillLimitError", "msg": f"the skill's result could not be sent: {e}",
+                   "tb": "", "out": "", "dropped": 0})
+    os._exit(0)
