@@ -37,3 +37,40 @@ def test_bench_api_prints_the_three_rates_and_the_ratio():
     assert r.exit_code == 0, r.output
     for label in ("env.step", "move() actions", "get_current_level", "target"):
         assert label in r.output
+
+
+def test_skill_run_prints_the_skill_result_as_json(tmp_path):
+    skill = tmp_path / "walk.py"
+    skill.write_text(
+        "async def walk(nh, steps=2):\n"
+        "    for _ in range(steps):\n"
+        "        await nh.search()\n"
+        "    print('searched', steps)\n"
+        "    return SkillResult('done', {'steps': steps}, steps, 0, True)\n"
+    )
+    r = runner.invoke(app, ["skill", "run", str(skill), "--seed", "1", "--param", "steps=3", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output[r.output.index("{"):])
+    assert data["result"]["stopped_reason"] == "done" and data["result"]["data"] == {"steps": 3}
+    assert data["actions"] == 3 and "searched 3" in data["log"]
+
+
+def test_skill_run_exits_nonzero_with_the_typed_error(tmp_path):
+    skill = tmp_path / "bad.py"
+    skill.write_text("import os\nasync def bad(nh):\n    os.system('true')\n")
+    r = runner.invoke(app, ["skill", "run", str(skill), "--json"])
+    assert r.exit_code == 1
+    assert "SkillValidationError" in r.output
+
+
+def test_skill_run_of_an_unsuccessful_skill_still_exits_zero(tmp_path):
+    skill = tmp_path / "fail.py"
+    skill.write_text("async def fail(nh):\n    return SkillResult('gave_up', {}, 0, 0, False)\n")
+    r = runner.invoke(app, ["skill", "run", str(skill)])
+    assert r.exit_code == 0 and "gave_up" in r.output
+
+
+def test_sandbox_check_names_the_stack():
+    r = runner.invoke(app, ["sandbox", "check"])
+    assert r.exit_code == 0, r.output
+    assert "Model-written skills run under" in r.output

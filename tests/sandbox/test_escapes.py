@@ -217,12 +217,24 @@ async def walk(nh, steps=3):
 '''
 
 
-@pytest.fixture(scope="module")
-def game_and_runner():
+def _stacks() -> list:
+    from hackwright.sandbox.isolation import Stack, detect
+
+    caps = detect()
+    stacks = []
+    if caps.bwrap and caps.seccomp:
+        stacks.append(Stack.BWRAP)
+    if caps.userns and caps.landlock_abi >= 1 and caps.seccomp:
+        stacks.append(Stack.USERNS)
+    return stacks or [None]
+
+
+@pytest.fixture(scope="module", params=_stacks(), ids=lambda s: s.name if s else "best")
+def game_and_runner(request):
     os.environ["HACKWRIGHT_TEST_SECRET"] = SECRET  # in the host's environment, as an API key would be
     api = NetHackAPI.new_game(GameConfig(seed=9))
     limits = SandboxLimits(wall_seconds=8, cpu_seconds=2, max_api_calls=3000)
-    runner = SkillRunner(api, limits=limits)
+    runner = SkillRunner(api, limits=limits, stack=request.param)
     yield api, runner
     runner.close()
     api.close()

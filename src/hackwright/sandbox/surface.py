@@ -54,4 +54,16 @@ ACTIONS = (
 # Evaluated inside the worker: it takes a Python callable, which cannot travel.
 LOCAL = ("find_nearest",)
 
+# Answers sent along with every action's reply (the worker caches them for that state).
+PREFETCH = ("get_stats", "get_position", "get_visible_monsters")
+# Queries the host may answer ahead of time, because the skill asked them (with the
+# same arguments) after its previous action; get_items_here is absent: it types keys.
+PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state"}
+MAX_ADAPTIVE_PREFETCH = 6
+
 CALLABLE = frozenset(QUERIES + ACTIONS)
+
+# Exceptions an API call can raise in the skill: the host sends the nearest of
+# these built-in types (e.g. UnknownNameError arrives as ValueError).
+EXCEPTIONS = ("ValueError", "TypeError", "KeyError", "IndexError", "LookupError", "AttributeError",
+              "ZeroDivisionError", "ArithmeticError", "NotImplementedError", "RuntimeError")

@@ -18,6 +18,7 @@ import builtins
 import linecache
 import os
 import sys
+import time
 import traceback
 import types
 from typing import Any, Optional
@@ -41,11 +42,7 @@ _REMOVED_BUILTINS = (
 )
 
 # Exceptions the host may send back, rebuilt as the same built-in types.
-_EXCEPTIONS = {
-    name: getattr(builtins, name)
-    for name in ("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError", "AttributeError",
-                 "LookupError", "ArithmeticError", "ZeroDivisionError", "NotImplementedError")
-}
+_EXCEPTIONS = {name: getattr(builtins, name) for name in surface.EXCEPTIONS}
 
 
 class OutputBuffer:
@@ -83,6 +80,9 @@ class RemoteNetHackAPI:
         self._out = out
         self._step = -1
         self._cache: dict[tuple, Any] = {}
+        self._waited = 0.0  # seconds blocked waiting for the host (benchmarks)
+        self._prefetched: set[tuple] = set()  # keys the host answered ahead of time
+        self._used: list[tuple] = []  # of those, the ones the skill asked for (told to the host)
 
     def _call(self, name: str, args: tuple, kwargs: dict) -> Any:
         query = name in surface.QUERIES
@@ -93,8 +93,14 @@ class RemoteNetHackAPI:
             except Exception:
                 key = None
             if key is not None and key in self._cache:
+                if key in self._prefetched:
+                    self._prefetched.discard(key)
+                    self._used.append(key)
                 return self._cache[key]
         msg: dict[str, Any] = {"op": "call", "m": name, "a": list(args), "k": kwargs}
+        if self._used:
+            msg["used"] = [list(k) for k in self._used]
+            self._used.clear()
         pending = self._out.take()
         if pending:
             msg["out"] = pending
@@ -102,13 +108,19 @@ class RemoteNetHackAPI:
             self._chan.send(msg)
         except ProtocolError as e:
             raise TypeError(f"nh.{name}() got an argument that cannot be sent to the game: {e}") from None
+        t0 = time.perf_counter()
         reply = self._chan.recv()
+        self._waited += time.perf_counter() - t0
         if reply.get("s") != self._step:
             self._cache.clear()
+            self._prefetched.clear()
             self._step = reply.get("s")
         if reply["op"] == "ret":
             if key is not None:
                 self._cache[key] = reply["v"]
+            for q, akey, kkey, v in reply.get("pre") or ():
+                self._cache[(q, akey, kkey)] = v
+                self._prefetched.add((q, akey, kkey))
             return reply["v"]
         if reply["op"] == "exc":
             raise _EXCEPTIONS.get(reply["type"], RuntimeError)(reply["msg"])
@@ -215,9 +227,12 @@ def run_skill(chan: Channel, request: dict) -> dict:
         fn = ns.get(request["entry"])
         if fn is None:
             raise NameError(f"the skill defines no function named {request['entry']!r}")
-        value = drive(fn(RemoteNetHackAPI(chan, out), **(request.get("params") or {})))
+        nh = RemoteNetHackAPI(chan, out)
+        t0 = time.perf_counter()
+        value = drive(fn(nh, **(request.get("params") or {})))
         result = SkillResult.coerce(value)
-        return {"op": "done", "result": result, "out": out.take(), "dropped": out.dropped}
+        return {"op": "done", "result": result, "out": out.take(), "dropped": out.dropped,
+                "timing": [time.perf_counter() - t0, nh._waited]}
     except BaseException as e:  # noqa: BLE001 - everything goes back to the host as data
         return {
             "op": "error",
