@@ -245,9 +245,12 @@ class SkillRunner:
     """
 
     def __init__(self, api, *, mode: str = "sandbox", limits: Optional[SandboxLimits] = None,
-                 allow_weak: bool = False, stack: Optional[Stack] = None, pin_cpu: bool = True):
+                 allow_weak: bool = False, stack: Optional[Stack] = None, pin_cpu: bool = True,
+                 backend: str = "local", docker_image: Optional[str] = None, docker_runtime: Optional[str] = None):
         self.api = api
-        self.cpu = _choose_cpu() if pin_cpu and mode == "sandbox" else None
+        self.backend = backend
+        self.docker_image, self.docker_runtime = docker_image, docker_runtime
+        self.cpu = _choose_cpu() if pin_cpu and mode == "sandbox" and backend == "local" else None
         self.mode = mode
         self.limits = limits or SandboxLimits()
         self._zygote: Optional[Zygote] = None
@@ -257,8 +260,17 @@ class SkillRunner:
         self.warnings: list[str] = []
         self.record_call_times = False  # benchmarks: host receive time of every API call
         self.call_times: list[float] = []
+        if backend not in ("local", "docker"):
+            raise ValueError(f"unknown backend {backend!r}; use 'local' or 'docker'")
         if mode == "inprocess":
             self.stack = Stack.INPROCESS
+        elif mode == "sandbox" and backend == "docker":
+            from .docker_backend import docker_available
+
+            ok, why = docker_available()
+            if not ok:
+                raise errors.SandboxUnavailableError(f"Docker backend unavailable: {why}")
+            self.stack = Stack.DOCKER
         elif mode == "sandbox":
             chosen = stack or best_stack(detect())
             if chosen is None:
@@ -285,8 +297,13 @@ class SkillRunner:
             self._spare = None
             self._pending = None
             assert self.stack is not None
-            self._zygote = Zygote(self.stack, self.cpu)
-            self._zygote.start()
+            if self.backend == "docker":
+                from .docker_backend import DockerPool
+
+                self._zygote = DockerPool(self.docker_image, self.docker_runtime)  # type: ignore[assignment]
+            else:
+                self._zygote = Zygote(self.stack, self.cpu)
+                self._zygote.start()
         return self._zygote
 
     def _prefork(self, limits: SandboxLimits) -> None:

@@ -42,6 +42,7 @@ class Stack(Enum):
     BWRAP = "bubblewrap + landlock + seccomp + rlimits"
     USERNS = "user namespaces + landlock + seccomp + rlimits"
     WEAK = "seccomp + rlimits only (weak)"
+    DOCKER = "docker container (network off, read-only root, no capabilities)"
     INPROCESS = "in-process (trusted built-in skills only)"
 
 
