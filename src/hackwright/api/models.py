@@ -334,3 +334,18 @@ class ItemInfo(_DictAccess):
     skill: Optional[str] = None  # weapons: dagger, long sword, …
     magical: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameEvent:
+    """Something that happened after a game action (see ``NetHackAPI.get_events``).
+
+    kind: "monster" (a hostile came into view), "low_hp", "hunger" (hunger got
+    worse), "level_change", "teleport", "items" (new items came into view),
+    "engulfed", "message" (a message matched a watched pattern).
+    """
+
+    kind: str
+    turn: int
+    message: str
+    data: dict = field(default_factory=dict)

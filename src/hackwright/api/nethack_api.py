@@ -22,6 +22,7 @@ from .keyboard import ESC, Exchange, Keyboard, Prompt, PromptKind, Rule
 from .models import (
     DIRECTIONS,
     ActionResult,
+    GameEvent,
     DungeonLevel,
     Item,
     ItemInfo,
@@ -101,6 +102,8 @@ class NetHackAPI:
         self.hero_role: Optional[str] = None
         self.hero_gender: Optional[str] = None
         self.hero_alignment: Optional[str] = None
+        self.after_action: list[Callable[["NetHackAPI"], None]] = []  # e.g. the skill runner's event monitor
+        self.events: list[GameEvent] = []  # filled by whoever watches (see skills.triggers)
         self._last_blstats = np.zeros(27, dtype=np.int64)  # survives NLE zeroing blstats at death
         self._pending_glyphs = np.zeros((21, 79), dtype=np.int16)
         self._pending_visits: list[tuple[int, int, int, bool]] = []
@@ -400,6 +403,10 @@ class NetHackAPI:
             o["inv_strs"].tobytes(),
         )
 
+    def _after_action(self) -> None:
+        for hook in list(self.after_action):
+            hook(self)
+
     def _fail(self, error: str) -> ActionResult:
         return ActionResult(False, [], False, False, error, game_over=self._game.done)
 
@@ -419,6 +426,7 @@ class NetHackAPI:
         self._kb.settle(ex, rules)
         self.actions_taken += 1
         self._refresh()
+        self._after_action()
         if self._game.done:
             return ActionResult(False, ex.messages, True, True, "the hero died (game over)", game_over=True)
         after = self._snapshot()
@@ -799,6 +807,63 @@ class NetHackAPI:
             res.error = f"no spell with letter {spell_letter!r}; you know: {', '.join(known)}"
         return res
 
+    async def engrave(self, text: str = "Elbereth", item_letter: str = "-") -> ActionResult:
+        """Engrave ``text`` on the floor here, by default in the dust with your
+        fingers ('-'). "Elbereth" scares most monsters while you stand on it
+        (not @ humans, minotaurs or shopkeepers; it smudges when you fight)."""
+        if not isinstance(text, str) or not text or len(text) > 80 or any(ord(c) < 32 or ord(c) > 126 for c in text):
+            return self._fail("text must be 1-80 printable ASCII characters")
+        if item_letter != "-":
+            err = await self._item_letter_error(item_letter)
+            if err:
+                return self._fail(err)
+        return self._act(
+            "E",
+            [Rule(r"What do you want to (write|engrave|burn|scribble) with", item_letter, limit=1),
+             Rule(r"Do you want to add to the current engraving", "n"),
+             Rule(r"You will overwrite it|wipe out the message", "y"),
+             Rule(r"What do you want to (write|engrave|burn|scribble|melt)", text, kinds=(PromptKind.TEXT,), limit=1)],
+            success=lambda ex, b, a: a[0] != b[0] and not any(_FAILURES.search(m) for m in ex.messages),
+        )
+
+    async def throw(self, item_letter: str, direction: str) -> ActionResult:
+        """Throw an inventory item (daggers, darts, rocks …) in a direction."""
+        err = await self._item_letter_error(item_letter, ("weapon", "gem", "rock"), "throwable")
+        if err:
+            return self._fail(err)
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        return self._act(
+            "t",
+            [Rule(r"What do you want to throw", item_letter, limit=1), Rule(r"In what direction", key, limit=1),
+             Rule(r"You are wielding|Are you sure", "y")],
+            success=lambda ex, b, a: a[0] != b[0],
+        )
+
+    async def fire(self, direction: str) -> ActionResult:
+        """Fire what is in your quiver (arrows with a wielded bow, daggers …) in a direction."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        eq = await self.get_equipment()
+        if eq["quiver"] is None:
+            return self._fail("nothing is in your quiver; use throw(item_letter, direction) or quiver something")
+        return self._act(
+            "f",
+            [Rule(r"In what direction", key, limit=1), Rule(r"What do you want to fire", None)],
+            success=lambda ex, b, a: a[0] != b[0],
+        )
+
+    async def get_events(self, clear: bool = True) -> list[GameEvent]:
+        """Events noticed after your recent actions (hostile monster appeared,
+        HP low, hunger worse, level change, new items, engulfed, watched
+        message), oldest first. With ``clear`` they are removed once read."""
+        events = list(self.events)
+        if clear:
+            self.events.clear()
+        return events
+
     async def send_keys(self, keys: str) -> ActionResult:
         """
         Send raw keystrokes to the game.
@@ -826,6 +891,7 @@ class NetHackAPI:
         self._kb.settle(ex, keep_open=True)
         self.actions_taken += 1
         self._refresh()
+        self._after_action()
         after = self._snapshot() if not self._game.done else before
         prompt = ex.open_prompt
         return ActionResult(

@@ -98,7 +98,7 @@ API_MODULE_ROOTS: tuple[str, ...] = ("hackwright", "nethack_api", "nle_api", "ap
 # What every skill has without importing it (the runner must inject these).
 INJECTED_NAMES: tuple[str, ...] = (
     "NetHackAPI", "SkillResult", "Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel",
-    "ActionResult", "MonsterInfo", "ItemInfo", "HungerState", "Alignment", "DIRECTIONS",
+    "ActionResult", "MonsterInfo", "ItemInfo", "HungerState", "Alignment", "DIRECTIONS", "GameEvent",
 )
 
 _PRINT_NOTE = "print() works and goes to the skill's log"

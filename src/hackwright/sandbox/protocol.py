@@ -38,6 +38,7 @@ _DATACLASSES: dict[str, type] = {
         models.ActionResult,
         models.MonsterInfo,
         models.ItemInfo,
+        models.GameEvent,
         SkillResult,
     )
 }

@@ -26,6 +26,7 @@ QUERIES = (
     "lookup_item",
     "is_safe_to_eat",
     "get_prayer_timeout",
+    "get_events",
 )
 # Change the game; each counts against the invocation's game-action limit.
 ACTIONS = (
@@ -49,6 +50,9 @@ ACTIONS = (
     "go_down",
     "pray",
     "cast_spell",
+    "engrave",
+    "throw",
+    "fire",
     "send_keys",
 )
 # Evaluated inside the worker: it takes a Python callable, which cannot travel.
@@ -58,7 +62,7 @@ LOCAL = ("find_nearest",)
 PREFETCH = ("get_stats", "get_position", "get_visible_monsters")
 # Queries the host may answer ahead of time, because the skill asked them (with the
 # same arguments) after its previous action; get_items_here is absent: it types keys.
-PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state"}
+PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events"}
 MAX_ADAPTIVE_PREFETCH = 6
 
 CALLABLE = frozenset(QUERIES + ACTIONS)

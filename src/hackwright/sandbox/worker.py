@@ -155,7 +155,7 @@ def injected_names() -> dict[str, Any]:
         "DIRECTIONS": tuple(models.DIRECTIONS),
     }
     for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
-              "ItemInfo", "HungerState", "Alignment"):
+              "ItemInfo", "HungerState", "Alignment", "GameEvent"):
         names[n] = getattr(models, n)
     return names
 
