@@ -395,7 +395,7 @@ def test_an_endless_loop_is_not_rejected():
 def test_nh_calls_must_be_awaited_and_exist():
     violations = rejected(skill("stats = nh.get_stats()\nlevel = await nh.get_level()\n"))
     assert "await nh.get_stats()" in on_line(violations, 2)[0].instead
-    assert "nh.get_current_level" in on_line(violations, 3)[0].instead
+    assert "get_current_level" in on_line(violations, 3)[0].instead
 
 
 def test_all_violations_are_collected_in_order():
