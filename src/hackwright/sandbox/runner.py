@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..skills.result import SkillResult
+from ..skills.triggers import EventMonitor, TriggerConfig, declared_triggers, unknown_triggers
 from . import errors, surface
 from .isolation import Stack, best_stack, detect
 from .protocol import MAX_FRAME, Channel, ChannelClosed, ProtocolError, decode, encode
@@ -387,21 +388,49 @@ class SkillRunner:
             pass
 
     async def run(self, code: str, params: Optional[dict] = None, *, entry: Optional[str] = None,
-                  limits: Optional[SandboxLimits] = None, validate: bool = True) -> SkillOutcome:
-        """Validate and run a skill; a SkillOutcome, or a typed SkillExecutionError."""
+                  limits: Optional[SandboxLimits] = None, validate: bool = True,
+                  triggers: Optional[tuple[str, ...]] = None, handle: tuple[str, ...] = (),
+                  trigger_config: Optional[TriggerConfig] = None) -> SkillOutcome:
+        """Validate and run a skill; a SkillOutcome, or a typed SkillExecutionError.
+
+        ``triggers``: events that interrupt the skill (default: the TRIGGERS the
+        skill file declares); ``handle``: events the skill deals with itself,
+        removed from that set. An interrupt ends the run with
+        ``stopped_reason="interrupted:<event>"`` at the next action boundary.
+        """
         limits = limits or self.limits
         params = dict(params or {})
         name = self._validate(code, entry, validate)
+        wanted = tuple(triggers) if triggers is not None else declared_triggers(code)
+        bad = unknown_triggers(wanted) + unknown_triggers(handle)
+        if bad:
+            from ..skills.triggers import EVENT_KINDS
+
+            raise errors.SkillValidationError(
+                f"unknown trigger(s): {', '.join(map(repr, bad))}; triggers are: {', '.join(EVENT_KINDS)}",
+                violations=[errors.Violation(1, 1, f"unknown trigger {b!r}", f"use only: {', '.join(EVENT_KINDS)}")
+                            for b in bad],
+            )
+        stop_on = set(wanted) - set(handle)
+        monitor = EventMonitor(self.api, trigger_config)
+        self.api.after_action.append(monitor)
         try:
             if self.mode == "inprocess":
-                return await self._run_inprocess(code, name, params, limits)
+                return await self._run_inprocess(code, name, params, limits, monitor, stop_on)
             with _on_cpu(self.cpu):
-                return self._run_sandboxed(code, name, params, limits)
+                return self._run_sandboxed(code, name, params, limits, monitor, stop_on)
         finally:
+            if monitor in self.api.after_action:
+                self.api.after_action.remove(monitor)
             self._restore_prompt()
 
+    def _interrupted(self, event, actions: int, turn0: int) -> SkillResult:
+        data = {"event": event.kind, "message": event.message, **event.data}
+        return SkillResult(f"interrupted:{event.kind}", data, actions, self._turn() - turn0, False)
+
     # ------------------------------------------------------------ sandboxed
-    def _run_sandboxed(self, code: str, name: str, params: dict, limits: SandboxLimits) -> SkillOutcome:
+    def _run_sandboxed(self, code: str, name: str, params: dict, limits: SandboxLimits,
+                       monitor: EventMonitor, stop_on: set[str]) -> SkillOutcome:
         worker = self._take_worker(limits)
         self._prefork(limits)  # the next run's worker starts while this one runs
         z = self._zygote
@@ -485,6 +514,11 @@ class SkillRunner:
                 if m in surface.ACTIONS:
                     reply = self._serve(m, a, k, list(asked.values())[: surface.MAX_ADAPTIVE_PREFETCH])
                     asked = {}
+                    event = monitor.take_stopping(stop_on)
+                    if event is not None:
+                        stop_worker()
+                        return SkillOutcome(self._interrupted(event, actions, turn0), log.take(), actions, calls,
+                                            time.monotonic() - t0, self.stack.value if self.stack else "")
                 else:
                     reply = self._serve(m, a, k)
                     if m in surface.PREFETCHABLE and isinstance(a, list) and isinstance(k, dict):
@@ -557,13 +591,14 @@ class SkillRunner:
         return s.turn if s is not None else 0
 
     # ------------------------------------------------------------ in-process
-    async def _run_inprocess(self, code: str, name: str, params: dict, limits: SandboxLimits) -> SkillOutcome:
+    async def _run_inprocess(self, code: str, name: str, params: dict, limits: SandboxLimits,
+                             monitor: EventMonitor, stop_on: set[str]) -> SkillOutcome:
         out = OutputBuffer(limits.max_output_bytes)
         self._inproc_count = getattr(self, "_inproc_count", 0) + 1
         module_name = f"hackwright_skill_{id(self)}_{self._inproc_count}"
         ns = skill_namespace(out, module_name)
         ns["__builtins__"]["__import__"] = __import__  # trusted code: normal imports
-        counter = _CountingAPI(self.api, limits.max_actions)
+        counter = _CountingAPI(self.api, limits.max_actions, monitor, stop_on)
         t0 = time.monotonic()
         turn0 = self._turn()
         try:
@@ -573,6 +608,8 @@ class SkillRunner:
         except _ActionLimit:
             result = SkillResult("action_limit", {"limit": limits.max_actions}, counter.actions,
                                  self._turn() - turn0, False)
+        except _Interrupted as stop:
+            result = self._interrupted(stop.event, counter.actions, turn0)
         except asyncio.TimeoutError:
             raise _timeout_error(f"the skill ran longer than {limits.wall_seconds:g} s", "wall_time")
         except errors.SkillExecutionError:
@@ -612,12 +649,22 @@ class _ActionLimit(BaseException):
     """Raised into trusted in-process skills at the action limit (not an Exception: not swallowed)."""
 
 
-class _CountingAPI:
-    """The real API with its calls counted (in-process mode)."""
+class _Interrupted(BaseException):
+    """Raised into trusted in-process skills when a trigger fires."""
 
-    def __init__(self, api, max_actions: int):
+    def __init__(self, event):
+        super().__init__(event.kind)
+        self.event = event
+
+
+class _CountingAPI:
+    """The real API with its calls counted and triggers checked (in-process mode)."""
+
+    def __init__(self, api, max_actions: int, monitor: Optional[EventMonitor] = None, stop_on: frozenset = frozenset()):
         self._api = api
         self._max = max_actions
+        self._monitor = monitor
+        self._stop_on = set(stop_on)
         self.actions = 0
         self.calls = 0
 
@@ -632,6 +679,12 @@ class _CountingAPI:
                 if self.actions >= self._max:
                     raise _ActionLimit()
                 self.actions += 1
+                value = await target(*a, **k)
+                if self._monitor is not None:
+                    event = self._monitor.take_stopping(self._stop_on)
+                    if event is not None:
+                        raise _Interrupted(event)
+                return value
             return await target(*a, **k)
 
         return call

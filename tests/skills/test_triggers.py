@@ -1,0 +1,91 @@
+"""Event interrupts: a skill declares what stops it; the runner stops it at the next action."""
+
+from __future__ import annotations
+
+import pytest
+
+from hackwright.api import NetHackAPI
+from hackwright.env import GameConfig
+from hackwright.sandbox import errors
+from hackwright.sandbox.runner import SandboxLimits, SkillRunner
+from hackwright.skills.triggers import declared_triggers
+from tests.conftest import room_des
+
+# Two rooms joined by a corridor; a jackal sleeps in the far room, out of sight.
+TWO_ROOMS = [
+    "-----           -----",
+    "|...|           |...|",
+    "|...+###########+...|",
+    "|...|           |...|",
+    "-----           -----",
+]
+JACKAL = room_des(TWO_ROOMS, "DOOR:open,(4,2)\nDOOR:open,(16,2)\nMONSTER:('d',\"jackal\"),(18,2),asleep",
+                  hero=(1, 1))
+
+EXPLORE = '''
+TRIGGERS = ("monster",)
+
+async def wander(nh, budget: int = 200):
+    """Walk to frontiers, never looking at monsters: the trigger does that."""
+    steps = 0
+    while steps < budget:
+        target = await nh.find_unexplored()
+        if target is None:
+            return SkillResult("fully_explored", {}, steps, 0, True)
+        await nh.move_to(target)
+        steps += 1
+    return SkillResult("budget", {}, steps, 0, False)
+'''
+
+
+@pytest.fixture(params=["inprocess", "sandbox"])
+def runner(request):
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=JACKAL, seed=2))
+    r = SkillRunner(api, mode=request.param, limits=SandboxLimits(wall_seconds=20))
+    yield r
+    r.close()
+    api.close()
+
+
+def test_a_skill_file_declares_its_triggers():
+    assert declared_triggers(EXPLORE) == ("monster",)
+    assert declared_triggers("async def s(nh):\n    pass\n") == ()
+
+
+async def test_a_monster_coming_into_view_interrupts_exploration(runner):
+    out = await runner.run(EXPLORE)
+    assert out.result.stopped_reason == "interrupted:monster", out.result
+    assert out.result.data["monsters"] == ["jackal"]
+    assert 0 < out.actions < 60 and not out.result.success
+
+
+async def test_a_skill_that_handles_the_event_itself_is_not_stopped_but_can_read_it(runner):
+    code = EXPLORE.replace('''        target = await nh.find_unexplored()''', '''        events = await nh.get_events()
+        if any(e.kind == "monster" for e in events):
+            return SkillResult("saw_monster", {"kinds": [e.kind for e in events]}, steps, 0, True)
+        target = await nh.find_unexplored()''')
+    out = await runner.run(code, handle=("monster",))
+    assert out.result.stopped_reason == "saw_monster"
+
+
+async def test_hunger_interrupts_a_long_wait(runner):
+    code = '''
+TRIGGERS = ("hunger",)
+async def wait_long(nh):
+    for _ in range(100):
+        await nh.search(50)
+    return SkillResult("waited", {}, 100, 0, True)
+'''
+    out = await runner.run(code, limits=SandboxLimits(wall_seconds=60))
+    assert out.result.stopped_reason == "interrupted:hunger"
+    assert out.result.data["hunger"] == "Hungry"
+
+
+async def test_events_not_declared_do_not_stop_a_skill(runner):
+    out = await runner.run(EXPLORE, triggers=())
+    assert out.result.stopped_reason in ("fully_explored", "budget")
+
+
+async def test_an_unknown_trigger_name_is_a_clear_error(runner):
+    with pytest.raises(errors.SkillValidationError, match="monster"):
+        await runner.run(EXPLORE, triggers=("dragons",))
