@@ -90,7 +90,9 @@ class EventMonitor:
         obs = api.game.obs
         bl = obs["blstats"]
         hero = Position(int(bl[nh.NLE_BL_X]), int(bl[nh.NLE_BL_Y]))
-        hostiles = Counter(m.name for m in observe.visible_monsters(obs, hero) if not m.is_peaceful and not m.is_tame)
+        # Shares the API's per-observation cache with get_visible_monsters and the prefetch.
+        monsters = api._cached("monsters", lambda: observe.visible_monsters(obs, hero))
+        hostiles = Counter(m.name for m in monsters if not m.is_peaceful and not m.is_tame)
         glyphs = obs["glyphs"]
         item_mask = G.IS_ITEM[glyphs]
         ys, xs = np.nonzero(item_mask)
