@@ -269,9 +269,18 @@ class NetHackAPI:
         only what is in view; ``explored_percentage`` is 100 when no frontier is left.
         """
         self._refresh()
-        return self._cached(
-            "level", lambda: self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
-        )
+        return self._cached("level", self._build_level)
+
+    def _build_level(self) -> DungeonLevel:
+        level = self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
+        # A glyph encodes an object's true type; describe objects as the hero sees
+        # them (or by their class where the screen no longer describes them).
+        obs = self._obs()
+        ys, xs = np.nonzero(G.IS_ITEM[self._level_memory().glyphs])
+        for y, x in zip(ys.tolist(), xs.tolist()):
+            t = level.tiles[y][x]
+            t.description = observe.screen_description(obs, t.position) or (G.object_class_name(t.glyph) or "object")
+        return level
 
     async def get_visible_monsters(self) -> list[Monster]:
         """Get all monsters currently visible, nearest first (pets included; check is_tame)."""
