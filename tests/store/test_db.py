@@ -41,22 +41,23 @@ def test_migrations_are_applied_once_and_new_ones_appended_later(tmp_path):
     path = tmp_path / "m.db"
     connect(path).close()
     conn = connect(path)
-    assert [r[0] for r in conn.execute("SELECT version FROM schema_version")] == [1]
+    assert [r[0] for r in conn.execute("SELECT version FROM schema_version")] == [v for v, _ in MIGRATIONS]
     assert migrate(conn) == []
     conn.close()
+    nxt = MIGRATIONS[-1][0] + 1
     more = MIGRATIONS + [
-        (2, "CREATE TABLE episodes (id INTEGER PRIMARY KEY, started_at TEXT);\n"
-            "-- a comment between statements\n"
-            "CREATE INDEX episodes_by_start ON episodes (started_at);"),
+        (nxt, "CREATE TABLE future_things (id INTEGER PRIMARY KEY, started_at TEXT);\n"
+              "-- a comment between statements\n"
+              "CREATE INDEX future_things_by_start ON future_things (started_at);"),
     ]
     conn = connect(path, migrations=more)
-    assert schema_version(conn) == 2
-    assert "started_at" in columns(conn, "episodes")
+    assert schema_version(conn) == nxt
+    assert "started_at" in columns(conn, "future_things")
     assert migrate(conn, more) == []
     conn.close()
     # an older program opens the newer database as it is
     conn = connect(path)
-    assert schema_version(conn) == 2
+    assert schema_version(conn) == nxt
     conn.close()
 
 
@@ -95,7 +96,7 @@ def test_four_processes_inserting_at_once_lose_no_rows(tmp_path):
     assert conn.execute("SELECT COUNT(*) FROM skill_executions").fetchone()[0] == 400
     per = dict(conn.execute("SELECT skill_name, COUNT(*) FROM skill_executions GROUP BY skill_name").fetchall())
     assert per == {"w0": 100, "w1": 100, "w2": 100, "w3": 100}
-    assert [r[0] for r in conn.execute("SELECT version FROM schema_version")] == [1]
+    assert [r[0] for r in conn.execute("SELECT version FROM schema_version")] == [v for v, _ in MIGRATIONS]
 
 
 def test_a_corrupt_database_file_is_moved_aside_and_reported(tmp_path, caplog):

@@ -113,8 +113,83 @@ CREATE TABLE skill_versions (
 );
 """
 
+# Episodes (spec §8.3 columns first), model exchanges and game events.
+_V2_EPISODES = """
+CREATE TABLE IF NOT EXISTS episodes (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT,
+    ended_at TEXT,
+    final_score INTEGER,
+    final_dlvl INTEGER,
+    death_reason TEXT,
+    total_turns INTEGER,
+    skills_used TEXT,
+    seed INTEGER,
+    env_id TEXT,
+    role TEXT,
+    strategist TEXT,
+    end_reason TEXT,
+    max_depth INTEGER,
+    max_xp_level INTEGER,
+    progression REAL,
+    decisions INTEGER DEFAULT 0,
+    model_calls INTEGER DEFAULT 0,
+    input_tokens INTEGER DEFAULT 0,
+    output_tokens INTEGER DEFAULT 0,
+    cost_usd REAL DEFAULT 0,
+    skills_created TEXT,
+    ttyrec TEXT,
+    summary TEXT
+);
+CREATE TABLE IF NOT EXISTS model_calls (
+    id INTEGER PRIMARY KEY,
+    episode_id INTEGER,
+    step INTEGER,
+    timestamp TEXT,
+    backend TEXT,
+    model TEXT,
+    prompt TEXT,
+    reply TEXT,
+    tool_input TEXT,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    cache_read_tokens INTEGER,
+    cache_write_tokens INTEGER,
+    latency_s REAL,
+    cost_usd REAL,
+    error TEXT
+);
+CREATE INDEX IF NOT EXISTS model_calls_episode ON model_calls (episode_id, id);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    episode_id INTEGER,
+    step INTEGER,
+    turn INTEGER,
+    kind TEXT,
+    message TEXT,
+    data TEXT
+);
+CREATE INDEX IF NOT EXISTS events_episode ON events (episode_id, id);
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY,
+    episode_id INTEGER,
+    step INTEGER,
+    turn INTEGER,
+    type TEXT,
+    skill_name TEXT,
+    params TEXT,
+    code TEXT,
+    reasoning TEXT,
+    stopped_reason TEXT,
+    success INTEGER,
+    error TEXT
+);
+CREATE INDEX IF NOT EXISTS decisions_episode ON decisions (episode_id, id);
+"""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (1, _V1_SKILLS),
+    (2, _V2_EPISODES),
 ]
 
 

@@ -1,0 +1,123 @@
+"""The built-in offline strategist: library skills chosen by fixed priorities.
+
+It never calls a model, so the main job always runs. Each decision hands the
+game to one skill that runs many actions; it decides again only when that skill
+stops (done, interrupted, or out of budget). Priorities, highest first, after the
+strongest NetHack bots: emergency healing or prayer, fight, eat, pick up and
+wear/wield, rest, explore, descend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ...api.models import HungerState, Position
+
+
+@dataclass
+class AutopilotState:
+    """What the autopilot remembers between its decisions."""
+
+    picked_up_at: set[tuple[int, int, int]] = field(default_factory=set)  # (level key, x, y)
+    inventory_seen: str = ""
+    explored_levels: set[tuple[int, int]] = field(default_factory=set)
+    failures: dict[str, int] = field(default_factory=dict)  # skill -> consecutive failures
+    last_descend_turn: int = -10_000
+
+
+def _decision(skill: str, params: Optional[dict] = None, why: str = ""):
+    from ..decisions import AgentDecision
+
+    return AgentDecision(type="invoke_skill", skill_name=skill, code=None, params=params or {}, action=None,
+                         reasoning=why)
+
+
+class Autopilot:
+    """Rule-based strategist over library skills (``--llm autopilot``)."""
+
+    name = "autopilot"
+
+    def __init__(self) -> None:
+        self.state = AutopilotState()
+
+    def note_result(self, skill: str, success: bool) -> None:
+        if success:
+            self.state.failures.pop(skill, None)
+        else:
+            self.state.failures[skill] = self.state.failures.get(skill, 0) + 1
+
+    async def decide(self, ctx) -> Any:
+        """``ctx``: the loop's DecisionContext (api, state, available skill names)."""
+        api, state, have = ctx.api, ctx.state, ctx.skill_names
+        s = self.state
+        stats = state["stats"]
+        hero: Position = stats.position
+        level = state["level"]
+        bl = api.game.obs["blstats"]
+        level_key = (int(bl[23]), int(bl[24]))
+        monsters = state["monsters"]
+        hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
+        adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name != "floating eye"]
+        near = [m for m in hostile if m.position.steps_to(hero) <= 6 and m.name != "floating eye"]
+        hp_frac = stats.hp / stats.max_hp if stats.max_hp else 1.0
+        hunger = stats.hunger
+        timeout = await api.get_prayer_timeout()
+
+        def ok(name: str) -> bool:
+            return name in have and s.failures.get(name, 0) < 3
+
+        # 1. emergency: HP critical
+        major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
+        if major and timeout <= 200 and ok("pray_when_safe"):
+            return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
+        if major and adjacent and ok("engrave_elbereth"):
+            return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
+        if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
+            return _decision("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
+        # 2. fight what is next to me (or closing in)
+        if adjacent and ok("melee_fight"):
+            return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
+        if near and ok("melee_fight") and hp_frac >= 0.5:
+            return _decision("melee_fight", {"hp_threshold": 0.35}, f"the {near[0].name} is close: fight it")
+        # 3. eat
+        if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry"):
+            kills = getattr(ctx, "kills", None) or {}
+            return _decision("eat_when_hungry", {"kills": kills} if kills else {}, f"I am {hunger.value}")
+        if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
+            return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
+        # 4. loot and gear up
+        items_here = level.tiles[hero.y][hero.x]
+        spot = (level_key[0], level_key[1], hero.x, hero.y)
+        if spot not in s.picked_up_at and ok("pickup_useful") and _items_on(api, hero):
+            s.picked_up_at.add(spot)
+            return _decision("pickup_useful", {}, "there are objects here")
+        inv_text = "|".join(i.text for i in state["inventory"])
+        if inv_text != s.inventory_seen:
+            s.inventory_seen = inv_text
+            if ok("wear_better_armor"):
+                return _decision("wear_better_armor", {}, "my inventory changed: wear anything better")
+        # 5. rest when hurt and safe
+        if hp_frac < 0.6 and not near and ok("rest_until_healed"):
+            return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
+        # 6. explore this level, then 7. go down
+        if level_key not in s.explored_levels and ok("explore_level"):
+            return _decision("explore_level", {}, "explore the level")
+        if ok("descend") and (level.stairs_down is not None or ok("explore_level")):
+            s.last_descend_turn = stats.turn
+            return _decision("descend", {}, "the level is explored: go down")
+        if ok("explore_level"):
+            s.failures.pop("explore_level", None)
+            return _decision("explore_level", {}, "look again for the way down")
+        return _decision("rest_until_healed", {}, "nothing better to do")
+
+    def explored(self, api) -> None:
+        bl = api.game.obs["blstats"]
+        self.state.explored_levels.add((int(bl[23]), int(bl[24])))
+
+
+def _items_on(api, hero: Position) -> bool:
+    """Whether the hero stands on objects, from the messages of the last step (no extra look)."""
+    recent = " ".join(api._kb.history[-4:])
+    return "You see here" in recent or "Things that are here" in recent or "several objects here" in recent \
+        or "many objects here" in recent

@@ -1,0 +1,1 @@
+"""Evaluation: metrics, baselines, scenario suites, reports and replays."""
