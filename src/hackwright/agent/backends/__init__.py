@@ -1,0 +1,22 @@
+"""Model backends: Anthropic and OpenAI(-compatible) through the official SDKs, replay of
+recorded transcripts, and the transcript writer (see ``base.py`` for the common API)."""
+
+from .base import (
+    PRICES,
+    BackendError,
+    Message,
+    ModelBackend,
+    ModelReply,
+    Price,
+    estimate_cost,
+    make_backend,
+    parse_spec,
+    price_for,
+)
+from .replay import ReplayBackend
+from .transcript import RecordingBackend, TranscriptWriter, read_transcript
+
+__all__ = [
+    "PRICES", "BackendError", "Message", "ModelBackend", "ModelReply", "Price", "estimate_cost", "make_backend",
+    "parse_spec", "price_for", "ReplayBackend", "RecordingBackend", "TranscriptWriter", "read_transcript",
+]

@@ -1,0 +1,135 @@
+"""Anthropic Messages API through the official SDK (``anthropic.AsyncAnthropic``).
+
+* The system prompt goes as one text block with ``cache_control: {"type": "ephemeral"}``:
+  the tools and the system prompt (the static part: role, API, formats, advice) form the
+  cached prefix, so later calls pay the cache-read rate for it. Prompts shorter than the
+  model's minimum cacheable length are simply not cached (the API says so in ``usage``).
+* Native tool use: the ``decide`` tool with ``tool_choice: {"type": "auto"}``; the reply's
+  ``tool_input`` is its input. A model that answers in text instead is parsed from text
+  (:meth:`ModelReply.decision`). Tool choice stays ``auto`` since newer models refuse
+  forced tool use when thinking.
+* Retries: the SDK's own (``max_retries``, default 3 here): 408, 409, 429, 5xx (529
+  overloaded included), connection errors and timeouts, exponential backoff from 0.5 s
+  (×2 per retry, at most 8 s, up to 25 % jitter) unless the response's ``retry-after-ms`` /
+  ``retry-after`` says how long to wait. ``timeout`` bounds each attempt. The reply
+  records the attempts made (``retries_taken + 1`` from the raw response).
+* No sampling parameters are sent by default (recent models reject non-default
+  ``temperature``); ``temperature=`` sends one through ``extra_body``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import time
+from typing import Any, Iterable, Optional
+
+import anthropic
+
+from ..decisions import DEFAULT_ACTIONS, decision_tool
+from .base import DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S, BackendError, Message, ModelReply, \
+    Price, env_key, estimate_cost, price_for, sdk_error
+
+
+class AnthropicBackend:
+    name = "anthropic"
+
+    def __init__(self, model: str, *, api_key: Optional[str] = None, base_url: Optional[str] = None,
+                 max_retries: int = DEFAULT_MAX_RETRIES, timeout: float = DEFAULT_TIMEOUT_S,
+                 max_tokens: int = DEFAULT_MAX_TOKENS, temperature: Optional[float] = None,
+                 cache_system: bool = True, price: Optional[Price] = None,
+                 allowed_actions: Iterable[str] = DEFAULT_ACTIONS, extra_body: Optional[dict] = None,
+                 client: Any = None):
+        self.model = model
+        self.max_retries = max_retries
+        self.timeout = timeout
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.cache_system = cache_system
+        self.price = price
+        self.extra_body = dict(extra_body or {})
+        self.tool = decision_tool(allowed_actions)
+        key = api_key or env_key("ANTHROPIC_API_KEY", base_url, "anthropic.com")
+        if not key:
+            if base_url is None:
+                raise BackendError("no Anthropic API key: set ANTHROPIC_API_KEY or pass api_key=")
+            key = "EMPTY"  # a local test or proxy server
+        self._secret = key
+        self.client = client or anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=max_retries,
+                                                         timeout=timeout)
+
+    def request_body(self, system: str, messages: list[Message], *, use_tools: bool = True) -> dict:
+        """The keyword arguments of ``messages.create`` for this call."""
+        if not messages:
+            raise BackendError("a model call needs at least one message")
+        body: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+        }
+        if system:
+            block: dict[str, Any] = {"type": "text", "text": system}
+            if self.cache_system:
+                block["cache_control"] = {"type": "ephemeral"}
+            body["system"] = [block]
+        if use_tools:
+            body["tools"] = [self.tool]
+            body["tool_choice"] = {"type": "auto"}
+        extra = dict(self.extra_body)
+        if self.temperature is not None:
+            extra["temperature"] = self.temperature
+        if extra:
+            body["extra_body"] = extra
+        return body
+
+    async def complete(self, system: str, messages: list[Message], *, use_tools: bool = True) -> ModelReply:
+        body = self.request_body(system, messages, use_tools=use_tools)
+        start = time.perf_counter()
+        try:
+            raw = await self.client.messages.with_raw_response.create(**body)
+            msg = raw.parse()
+            if inspect.isawaitable(msg):
+                msg = await msg
+        except anthropic.APIError as e:
+            raise sdk_error(e, anthropic, provider="Anthropic", max_retries=self.max_retries, timeout=self.timeout,
+                            secret=self._secret, env_var="ANTHROPIC_API_KEY") from e
+        latency = time.perf_counter() - start
+        texts, tool_input = [], None
+        for block in msg.content:
+            kind = getattr(block, "type", None)
+            if kind == "text":
+                texts.append(block.text)
+            elif kind == "tool_use" and tool_input is None:
+                tool_input = dict(block.input) if isinstance(block.input, dict) else {"input": block.input}
+        usage = msg.usage
+        reply = ModelReply(
+            text="\n".join(texts),
+            tool_input=tool_input,
+            input_tokens=usage.input_tokens or 0,
+            output_tokens=usage.output_tokens or 0,
+            cache_read_tokens=usage.cache_read_input_tokens or 0,
+            cache_write_tokens=usage.cache_creation_input_tokens or 0,
+            latency_s=latency,
+            model=msg.model or self.model,
+            raw=_body(raw, msg),
+            attempts=getattr(raw, "retries_taken", 0) + 1,
+            stop_reason=msg.stop_reason,
+        )
+        priced = self.model if price_for(self.model) else reply.model
+        reply.cost_usd = estimate_cost(priced, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
+                                       cache_read_tokens=reply.cache_read_tokens,
+                                       cache_write_tokens=reply.cache_write_tokens, price=self.price)
+        return reply
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+def _body(raw: Any, parsed: Any) -> dict:
+    try:
+        body = json.loads(raw.http_response.content)
+        if isinstance(body, dict):
+            return body
+    except (ValueError, AttributeError, TypeError):
+        pass
+    return parsed.model_dump(mode="json", exclude_none=True)

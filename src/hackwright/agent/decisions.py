@@ -1,0 +1,567 @@
+"""The model's decision each turn (spec §7.3) and a parser robust to real model output.
+
+The model answers with one JSON object (spec §7.2)::
+
+    {"action": "invoke", "skill": "name", "params": {...}}
+    {"action": "create", "name": "...", "code": "...", "category": "...", "description": "...",
+     "triggers": [...], "params": {...}}
+    {"action": "direct", "key": "h"}
+    {"action": "lookup", "query": "..."}          (only where lookups are offered)
+
+either as text (:func:`parse_decision`) or as the input of the native ``decide`` tool
+(:data:`DECISION_TOOL`, :func:`decision_from_dict`). Text parsing copes with what models
+actually write: the JSON inside a ```json fence or inside prose, several objects (the last
+with an ``"action"`` wins), single quotes, Python literals and trailing commas, raw
+newlines or stray backslashes inside strings, code given as an (even doubly) escaped JSON
+string or as a list of lines, and code given in a separate ```python fence when the JSON's
+``"code"`` is missing or a placeholder (``"see below"``). ``"skill"``, ``"name"`` and
+``"skill_name"`` are synonyms; a missing ``"params"`` is ``{}``.
+
+Whatever cannot be understood raises :class:`DecisionError`, whose message tells the model
+exactly what to change, ready to be sent back to it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+import textwrap
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional
+
+# action word -> AgentDecision.type
+ACTION_TYPES = {
+    "invoke": "invoke_skill",
+    "create": "create_skill",
+    "direct": "direct_action",
+    "lookup": "lookup",
+}
+TYPE_ACTIONS = {v: k for k, v in ACTION_TYPES.items()}
+ALL_ACTIONS: tuple[str, ...] = ("invoke", "create", "direct", "lookup")
+# What the model is offered unless the caller says otherwise (lookup is for a future knowledge base).
+DEFAULT_ACTIONS: tuple[str, ...] = ("invoke", "create", "direct")
+
+_ACTION_SYNONYMS = {
+    "invoke": "invoke", "invoke_skill": "invoke", "run": "invoke", "run_skill": "invoke", "call": "invoke",
+    "use": "invoke", "use_skill": "invoke", "execute": "invoke",
+    "create": "create", "create_skill": "create", "write": "create", "write_skill": "create",
+    "new": "create", "new_skill": "create",
+    "direct": "direct", "direct_action": "direct", "key": "direct", "press": "direct", "keypress": "direct",
+    "lookup": "lookup", "look_up": "lookup", "search": "lookup", "query": "lookup", "knowledge": "lookup",
+}
+
+_NAME_KEYS = ("skill", "skill_name", "name")
+_PARAM_KEYS = ("params", "parameters", "args", "arguments", "kwargs")
+_KEY_KEYS = ("key", "keys", "command", "input")
+_REASON_KEYS = ("reasoning", "reason", "rationale", "thought", "thoughts", "why")
+_QUERY_KEYS = ("query", "question", "topic", "q")
+_DESC_KEYS = ("description", "desc", "summary")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_MAX_REASONING = 2000
+
+
+class DecisionError(ValueError):
+    """The reply could not be turned into a decision; the message says what to fix."""
+
+
+@dataclass
+class AgentDecision:
+    """One decision (spec §7.3). ``type`` is "invoke_skill", "create_skill", "direct_action"
+    or "lookup"; ``action`` is the key of a direct action."""
+
+    type: str
+    skill_name: Optional[str] = None
+    code: Optional[str] = None
+    params: dict = field(default_factory=dict)
+    action: Optional[str] = None
+    reasoning: str = ""
+    category: Optional[str] = None
+    description: str = ""
+    triggers: tuple[str, ...] = ()
+    query: Optional[str] = None  # for a future knowledge lookup
+
+    def to_dict(self) -> dict:
+        """The decision in the wire format the model writes (canonical key order)."""
+        d: dict[str, Any] = {"action": TYPE_ACTIONS.get(self.type, self.type)}
+        if self.type == "invoke_skill":
+            d["skill"] = self.skill_name
+            d["params"] = self.params
+        elif self.type == "create_skill":
+            d["name"] = self.skill_name
+            if self.category:
+                d["category"] = self.category
+            if self.description:
+                d["description"] = self.description
+            if self.triggers:
+                d["triggers"] = list(self.triggers)
+            if self.params:
+                d["params"] = self.params
+            d["code"] = self.code
+        elif self.type == "direct_action":
+            d["key"] = self.action
+        elif self.type == "lookup":
+            d["query"] = self.query
+        if self.reasoning:
+            d["reasoning"] = self.reasoning
+        return d
+
+    def signature(self) -> str:
+        """A key that is equal for decisions that would do the same thing (loop detection):
+        reasoning, descriptions and code formatting do not count."""
+        if self.type == "invoke_skill":
+            return f"invoke_skill|{self.skill_name}|{_canonical(self.params)}"
+        if self.type == "create_skill":
+            code = "\n".join(line.rstrip() for line in (self.code or "").strip().splitlines() if line.strip())
+            digest = hashlib.sha1(code.encode("utf-8")).hexdigest()[:12]
+            return f"create_skill|{self.skill_name}|{digest}|{_canonical(self.params)}"
+        if self.type == "direct_action":
+            return f"direct_action|{self.action!r}"
+        if self.type == "lookup":
+            return f"lookup|{' '.join((self.query or '').lower().split())}"
+        return f"{self.type}|{self.skill_name}|{self.action}"
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def format_decision(decision: AgentDecision) -> str:
+    """Canonical one-line JSON of a decision (transcripts, conversation history)."""
+    return json.dumps(decision.to_dict(), ensure_ascii=False)
+
+
+def decision_tool(allowed: Iterable[str] = DEFAULT_ACTIONS) -> dict:
+    """The ``decide`` tool (name, description, JSON schema) offering the ``allowed`` actions.
+    Backends translate it into their API's tool format."""
+    allowed = tuple(allowed)
+    props: dict[str, Any] = {
+        "action": {
+            "type": "string",
+            "enum": list(allowed),
+            "description": "invoke = run a library skill; create = write a new skill and run it; "
+            "direct = press one key" + ("; lookup = ask the knowledge base" if "lookup" in allowed else ""),
+        },
+        "skill": {"type": "string", "description": "invoke: the name of the library skill to run"},
+        "name": {"type": "string", "description": "create: snake_case name of the new skill"},
+        "code": {
+            "type": "string",
+            "description": "create: the complete Python source of the skill (an async def whose first parameter is nh)",
+        },
+        "params": {"type": "object", "description": "invoke/create: keyword arguments for the skill"},
+        "category": {"type": "string", "description": "create: skill category, e.g. exploration, combat"},
+        "description": {"type": "string", "description": "create: one line saying what the skill does"},
+        "triggers": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "create: events that stop the skill (monster, low_hp, hunger, level_change, "
+            "teleport, items, engulfed, message)",
+        },
+        "key": {"type": "string", "description": "direct: the one key to press, e.g. \"h\""},
+        "reasoning": {"type": "string", "description": "a short reason for this decision"},
+    }
+    if "lookup" in allowed:
+        props["query"] = {"type": "string", "description": "lookup: what to look up"}
+    return {
+        "name": "decide",
+        "description": "Make this turn's decision. Call it exactly once.",
+        "input_schema": {"type": "object", "properties": props, "required": ["action"]},
+    }
+
+
+DECISION_TOOL: dict = decision_tool()
+
+
+# ---------------------------------------------------------------------------------------------
+# From a dict (tool input, or the object found in text)
+
+
+def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
+                       fallback_code: Optional[str] = None, reasoning: str = "") -> AgentDecision:
+    """Build a decision from the model's object (the ``decide`` tool's input, or the JSON it
+    wrote). ``fallback_code`` is used when a create decision's ``code`` is missing or a
+    placeholder; ``reasoning`` when the object has none."""
+    if not isinstance(d, dict):
+        raise DecisionError(f"the decision must be a JSON object, not {type(d).__name__}; "
+                            + _example(allowed))
+    d = {str(k).strip().lower(): v for k, v in d.items()}
+    allowed = tuple(allowed)
+    choices = ", ".join(allowed)
+    raw_action = d.get("action")
+    if raw_action is None and isinstance(d.get("type"), str) and _norm_action(d["type"]):
+        raw_action = d["type"]  # {"type": "invoke_skill", ...}: the dataclass's own spelling
+    if raw_action is None:
+        raise DecisionError(f'the JSON has no "action" field; use one of {choices}')
+    if not isinstance(raw_action, str) or not raw_action.strip():
+        raise DecisionError(f'"action" must be a string: one of {choices}')
+    action = _norm_action(raw_action)
+    if action is None:
+        raise DecisionError(f'unknown action "{raw_action}"; use one of {choices}')
+    if action not in allowed:
+        raise DecisionError(f'the action "{action}" is not available here; use one of {choices}')
+
+    why = _first_str(d, _REASON_KEYS) or reasoning
+    params = _params(d)
+    if action == "invoke":
+        name = _skill_name(d, "invoke")
+        return AgentDecision(type="invoke_skill", skill_name=name, params=params, reasoning=why)
+    if action == "create":
+        name = _skill_name(d, "create")
+        code = _code(d.get("code"))
+        if code is None or _is_placeholder(code):
+            if fallback_code is not None and fallback_code.strip():
+                code = fallback_code
+            elif code is None or not code.strip():
+                raise DecisionError('a "create" decision needs "code": the complete skill source as a JSON '
+                                    'string (newlines written as \\n), or in a ```python block after the JSON')
+            else:
+                raise DecisionError(f'the "code" of the "create" decision is {code.strip()[:60]!r}, not a skill; '
+                                    'give the complete source (an async def whose first parameter is nh) '
+                                    'in "code" or in a ```python block after the JSON')
+        category = d.get("category")
+        return AgentDecision(
+            type="create_skill", skill_name=name, code=code, params=params, reasoning=why,
+            category=str(category).strip() if category not in (None, "") else None,
+            description=_first_str(d, _DESC_KEYS), triggers=_triggers(d.get("triggers")),
+        )
+    if action == "direct":
+        key = None
+        for k in _KEY_KEYS:
+            if d.get(k) not in (None, ""):
+                key = d[k]
+                break
+        if key is None:
+            raise DecisionError('a "direct" decision needs "key": the one key to press, such as "h" '
+                                '(move west) or "s" (search)')
+        if isinstance(key, list) and len(key) == 1:
+            key = key[0]
+        if not isinstance(key, str):
+            raise DecisionError(f'"key" must be a string such as "h", not {json.dumps(key)}')
+        return AgentDecision(type="direct_action", action=key, reasoning=why)
+    query = _first_str(d, _QUERY_KEYS)
+    if not query:
+        raise DecisionError('a "lookup" decision needs "query": what to look up, such as "floating eye"')
+    return AgentDecision(type="lookup", query=query, reasoning=why)
+
+
+def _example(allowed: Iterable[str]) -> str:
+    return 'answer with one JSON object such as {"action": "invoke", "skill": "name", "params": {}} ' \
+           f'(actions: {", ".join(allowed)})'
+
+
+def _norm_action(value: Any) -> Optional[str]:
+    if not isinstance(value, str):
+        return None
+    return _ACTION_SYNONYMS.get(value.strip().lower().replace("-", "_").replace(" ", "_"))
+
+
+def _first_str(d: dict, keys: Iterable[str]) -> str:
+    for k in keys:
+        v = d.get(k)
+        if isinstance(v, str) and v.strip():
+            return v.strip()
+        if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            return " ".join(x.strip() for x in v)
+    return ""
+
+
+def _skill_name(d: dict, action: str) -> str:
+    raw = None
+    for k in _NAME_KEYS:
+        if d.get(k) not in (None, ""):
+            raw = d[k]
+            break
+    if raw is None:
+        if action == "invoke":
+            raise DecisionError('an "invoke" decision needs "skill": the name of a skill from AVAILABLE SKILLS')
+        raise DecisionError('a "create" decision needs "name": a snake_case skill name such as "fight_adjacent"')
+    if not isinstance(raw, str):
+        raise DecisionError(f'the skill name must be a string, not {json.dumps(raw, default=str)}')
+    name = raw.strip().strip("`'\"")
+    if name.endswith("()"):
+        name = name[:-2].rstrip()
+    if not _IDENT.match(name):
+        suggestion = re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_").lower() or "my_skill"
+        if suggestion[0].isdigit():
+            suggestion = "skill_" + suggestion
+        raise DecisionError(f'the skill name "{raw}" is not a Python identifier; use snake_case such as "{suggestion}"')
+    return name
+
+
+def _params(d: dict) -> dict:
+    for k in _PARAM_KEYS:
+        if k in d:
+            value = d[k]
+            break
+    else:
+        return {}
+    if value is None or value == "" or value == []:
+        return {}
+    if isinstance(value, str):
+        try:
+            value = loads_lenient(value)
+        except ValueError:
+            value = None
+    if not isinstance(value, dict):
+        raise DecisionError('"params" must be a JSON object of keyword arguments such as {"hp_threshold": 0.5}')
+    return value
+
+
+def _triggers(value: Any) -> tuple[str, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        items = re.split(r"[,\s]+", value)
+    elif isinstance(value, (list, tuple)):
+        items = [str(x) for x in value]
+    else:
+        raise DecisionError('"triggers" must be a list of event names such as ["monster", "low_hp"]')
+    return tuple(x.strip().strip("'\"") for x in items if x.strip().strip("'\""))
+
+
+def _code(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    if isinstance(value, list) and all(isinstance(x, str) for x in value):
+        value = "\n".join(x.rstrip("\n") for x in value)  # code given as a list of lines
+    if not isinstance(value, str):
+        raise DecisionError('"code" must be a string holding the skill source')
+    if "\n" not in value and ("\\n" in value):
+        value = _unescape(value)  # escaped twice: literal backslash-n sequences instead of newlines
+    return value
+
+
+def _unescape(s: str) -> str:
+    try:
+        out = json.loads('"' + s + '"', strict=False)
+        if isinstance(out, str):
+            return out
+    except ValueError:
+        pass
+    return s.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"')
+
+
+def _is_placeholder(code: str) -> bool:
+    """Code that cannot be a skill (every skill defines an async function)."""
+    s = code.strip()
+    return not s or ("def " not in s and len(s) < 200)
+
+
+# ---------------------------------------------------------------------------------------------
+# From text
+
+
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+.-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
+
+
+def parse_decision(text: str, *, allowed: Iterable[str] = DEFAULT_ACTIONS) -> AgentDecision:
+    """Parse a model's text reply into a decision, or raise :class:`DecisionError`."""
+    allowed = tuple(allowed)
+    if not isinstance(text, str) or not text.strip():
+        raise DecisionError("the reply is empty; " + _example(allowed))
+    code_spans: list[tuple[int, int]] = []
+    code_blocks: list[str] = []
+    for m in _FENCE.finditer(text):
+        lang, body = m.group(1).lower(), m.group(2)
+        is_code = lang in ("python", "py", "python3") or (
+            lang in ("", "text") and not body.lstrip().startswith(("{", "[")) and "def " in body)
+        if is_code:
+            code_spans.append((m.start(), m.end()))
+            code_blocks.append(textwrap.dedent(body).strip("\n") + "\n")
+    fence_code = None
+    with_def = [c for c in code_blocks if "def " in c]
+    if with_def:
+        fence_code = with_def[-1]
+    elif code_blocks:
+        fence_code = code_blocks[-1]
+
+    objects, broken = _json_objects(text, code_spans)
+    chosen = None
+    for start, end, obj in reversed(objects):
+        found = _with_action(obj)
+        if found is not None:
+            chosen = (start, end, found)
+            break
+    if chosen is None:
+        if broken is not None:
+            raise DecisionError(
+                f"the JSON decision could not be parsed ({broken}); write one valid JSON object with "
+                'double-quoted strings, and write newlines inside "code" as \\n')
+        if objects:
+            raise DecisionError(f'the JSON has no "action" field; use one of {", ".join(allowed)}')
+        raise DecisionError("no JSON object found in the reply; " + _example(allowed))
+    start, end, obj = chosen
+    return decision_from_dict(obj, allowed=allowed, fallback_code=fence_code,
+                              reasoning=_prose(text, (start, end), code_spans))
+
+
+def _with_action(obj: dict) -> Optional[dict]:
+    keys = {str(k).strip().lower() for k in obj}
+    if "action" in keys or (isinstance(obj.get("type"), str) and _norm_action(obj["type"])):
+        return obj
+    for v in obj.values():  # {"decision": {"action": ...}}
+        if isinstance(v, dict) and any(str(k).strip().lower() == "action" for k in v):
+            return v
+    return None
+
+
+def _prose(text: str, span: tuple[int, int], code_spans: list[tuple[int, int]]) -> str:
+    """The model's words around the decision, as its reasoning when the JSON gives none."""
+    cuts = sorted([span, *code_spans])
+    pieces, pos = [], 0
+    for a, b in cuts:
+        if a > pos:
+            pieces.append(text[pos:a])
+        pos = max(pos, b)
+    pieces.append(text[pos:])
+    prose = "\n".join(pieces)
+    prose = re.sub(r"```[A-Za-z0-9_+.-]*", "", prose)
+    prose = re.sub(r"<(/?)(think|thinking)>", "", prose)
+    prose = "\n".join(line.rstrip() for line in prose.strip().splitlines() if line.strip())
+    return prose[:_MAX_REASONING]
+
+
+def _json_objects(text: str, skip: list[tuple[int, int]]) -> tuple[list[tuple[int, int, dict]], Optional[str]]:
+    """Balanced ``{...}`` spans of ``text`` (outside ``skip`` spans) that parse as objects,
+    and the parse error of the last span that mentioned "action" but did not parse."""
+    found: list[tuple[int, int, dict]] = []
+    broken: Optional[str] = None
+    i = 0
+    while True:
+        i = text.find("{", i)
+        if i < 0:
+            break
+        inside = next((b for a, b in skip if a <= i < b), None)
+        if inside is not None:
+            i = inside
+            continue
+        end, depth = _match_brace(text, i)
+        if end is None:
+            if depth > 0 and re.search(r"""["']action["']\s*:""", text[i:]):
+                # truncated: the model forgot the closing braces (or was cut off)
+                tail = re.sub(r"\s*(```\s*)?$", "", text[i:])
+                try:
+                    obj = loads_lenient(tail + "}" * depth)
+                except ValueError:
+                    obj = None
+                if isinstance(obj, dict):
+                    found.append((i, len(text), obj))
+                    break
+            if re.search(r"""["']action["']\s*:""", text[i:]):
+                broken = "the object is never closed: a string or a brace is left open"
+            i += 1
+            continue
+        chunk = text[i:end]
+        try:
+            obj = loads_lenient(chunk)
+        except ValueError as e:
+            if re.search(r"""["']action["']\s*:""", chunk):
+                broken = str(e)
+            i += 1
+            continue
+        if isinstance(obj, dict):
+            found.append((i, end, obj))
+            i = end
+        else:
+            i += 1
+    return found, broken
+
+
+def _match_brace(text: str, start: int) -> tuple[Optional[int], int]:
+    """End (exclusive) of the balanced object starting at ``text[start] == "{"``, skipping
+    braces inside strings, or (None, depth still open; 0 when a string is left open)."""
+    depth = 0
+    quote = None
+    i, n = start, len(text)
+    while i < n:
+        c = text[i]
+        if quote is not None:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            elif c == "\n" and quote == "'":
+                quote = None  # an apostrophe in prose, not a single-quoted string
+        elif c in "\"'":
+            quote = c
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1, 0
+        i += 1
+    return None, (depth if quote is None else 0)
+
+
+def loads_lenient(s: str) -> Any:
+    """json.loads, then JSON with trailing commas / stray backslashes repaired, then a Python
+    literal (single quotes, True/None); ValueError with the JSON error when all fail."""
+    try:
+        return json.loads(s, strict=False)
+    except ValueError as e:
+        first = e
+    try:
+        return json.loads(_repair(s, python=False), strict=False)
+    except ValueError:
+        pass
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.literal_eval(_repair(s, python=True))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    raise ValueError(str(first))
+
+
+_JSON_ESCAPES = set('"\\/bfnrtu')
+_LITERALS = {"true": "True", "false": "False", "null": "None"}
+
+
+def _repair(s: str, *, python: bool) -> str:
+    """One string-aware pass: drop trailing commas; in JSON mode double lone backslashes
+    (``"\\d"``); in Python mode spell true/false/null the Python way."""
+    out: list[str] = []
+    quote = None
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if quote is not None:
+            if c == "\\":
+                nxt = s[i + 1] if i + 1 < n else ""
+                if not python and quote == '"' and nxt not in _JSON_ESCAPES:
+                    out.append("\\\\")
+                    i += 1
+                    continue
+                out.append(s[i:i + 2])
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            out.append(c)
+            i += 1
+            continue
+        if c in "\"'":
+            quote = c
+            out.append(c)
+        elif c == ",":
+            j = i + 1
+            while j < n and s[j] in " \t\r\n":
+                j += 1
+            if j >= n or s[j] not in "}]":
+                out.append(c)
+        elif python and c.isalpha() and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "_")):
+            j = i
+            while j < n and (s[j].isalnum() or s[j] == "_"):
+                j += 1
+            word = s[i:j]
+            out.append(_LITERALS.get(word, word))
+            i = j
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
