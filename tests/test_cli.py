@@ -16,19 +16,32 @@ def test_help_lists_the_commands():
         assert cmd in r.output
 
 
-def test_play_plays_a_short_seeded_game_and_records_it(tmp_path):
-    r = runner.invoke(app, ["play", "--seed", "3", "--max-actions", "60", "--runs-dir", str(tmp_path)])
+def test_play_plays_a_short_seeded_episode_and_records_it(tmp_path):
+    r = runner.invoke(app, ["play", "--seed", "3", "--max-steps", "8", "--db", str(tmp_path / "m.db"),
+                            "--library", str(tmp_path / "skills"), "--record", str(tmp_path / "rec")])
     assert r.exit_code == 0, r.output
-    assert "Game summary" in r.output
-    summaries = list(tmp_path.glob("*/summary.json"))
-    assert summaries
-    data = json.loads(summaries[0].read_text())
-    assert data["seed"] == 3 and data["turns"] > 0
-    assert list(tmp_path.glob("*/*.ttyrec*"))
+    assert "summary" in r.output and "BALROG progression" in r.output
+    data = json.loads((tmp_path / "rec" / "summary.json").read_text())
+    assert data["seed"] == 3 and data["turns"] > 0 and data["strategist"] == "autopilot"
+    assert list((tmp_path / "rec").glob("*.ttyrec*"))
 
 
-def test_play_with_an_unknown_role_says_which_roles_exist():
-    r = runner.invoke(app, ["play", "--role", "jedi", "--no-record"])
+def test_play_json_prints_the_summary_and_runs_lists_it(tmp_path):
+    db = str(tmp_path / "m.db")
+    r = runner.invoke(app, ["play", "--seed", "4", "--max-steps", "5", "--db", db, "--library",
+                            str(tmp_path / "skills"), "--no-record", "--json"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output[r.output.index("{"):])
+    assert summary["decisions"] == 5 and summary["end_reason"] == "step cap"
+    r = runner.invoke(app, ["runs", "list", "--db", db])
+    assert r.exit_code == 0 and "Episodes" in r.output and "cap" in r.output
+    r = runner.invoke(app, ["runs", "show", str(summary["episode_id"]), "--db", db])
+    assert r.exit_code == 0 and "Decisions" in r.output
+
+
+def test_play_with_an_unknown_role_says_which_roles_exist(tmp_path):
+    r = runner.invoke(app, ["play", "--role", "jedi", "--no-record", "--db", str(tmp_path / "m.db"),
+                            "--library", str(tmp_path / "skills")])
     assert r.exit_code == 2 and "valkyrie" in r.output
 
 

@@ -46,64 +46,161 @@ def _main(
 
 @app.command()
 def play(
+    llm: Optional[str] = typer.Option(None, help="autopilot (offline, default), anthropic:MODEL, "
+                                                 "openai:MODEL[@BASE_URL] or replay:FILE."),
     seed: Optional[int] = typer.Option(0, help=SEED_HELP),
     role: Optional[str] = typer.Option(None, help="valkyrie, samurai, wizard, … (random if not given)."),
-    race: Optional[str] = typer.Option(None, help="human, elf, dwarf, gnome, orc."),
-    gender: Optional[str] = typer.Option(None, help="male or female."),
-    alignment: Optional[str] = typer.Option(None, help="lawful, neutral or chaotic."),
-    env: str = typer.Option("NetHackChallenge-v0", help="NetHackChallenge-v0 or any MiniHack environment name."),
-    max_actions: int = typer.Option(2000, help="Stop after this many API actions."),
-    runs_dir: Path = typer.Option(Path("runs"), help="Each game records a ttyrec into a folder here."),
-    no_record: bool = typer.Option(False, "--no-record", help="Do not record a ttyrec."),
-    show_map: bool = typer.Option(False, "--show-map", help="Print the final screen."),
+    env: Optional[str] = typer.Option(None, help="NetHackChallenge-v0 (default) or a MiniHack environment name."),
+    max_steps: Optional[int] = typer.Option(None, help="Stop after this many strategist decisions."),
+    max_turns: Optional[int] = typer.Option(None, help="Stop after this many game turns."),
+    budget_usd: Optional[float] = typer.Option(None, help="Stop when model calls have cost this much."),
+    db: Optional[str] = typer.Option(None, help="The run database (default data/memory.db)."),
+    library: Optional[str] = typer.Option(None, help="The skill library folder (default ./skills)."),
+    record: Optional[Path] = typer.Option(None, help="Folder for the ttyrec, transcript and summary "
+                                                     "(default runs/<time>-seed<N>)."),
+    no_record: bool = typer.Option(False, "--no-record", help="Do not record anything to disk but the database."),
+    config: Optional[str] = typer.Option(None, help="A config.yaml (default ./config.yaml if present)."),
+    as_json: bool = typer.Option(False, "--json", help="Print only the episode summary, as JSON."),
 ) -> None:
-    """Play one game with the built-in player (fight, eat, pray, explore, descend)."""
-    from .api.nethack_api import NetHackAPI
-    from .env.make import EnvConfigError, GameConfig
-    from .play.simple_loop import play_simple
+    """Play one episode: the strategist picks skills (or writes new ones) until death or a cap."""
+    from .agent.loop import Agent
+    from .config import ConfigError, load_config
+    from .env.make import EnvConfigError
 
-    run_dir = None
-    if not no_record:
-        run_dir = runs_dir / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
-    cfg = GameConfig(
-        env_id=env, seed=seed, role=role, race=race, gender=gender, alignment=alignment,
-        ttyrec_dir=str(run_dir) if run_dir else None,
-    )
     try:
-        api = NetHackAPI.new_game(cfg)
-    except EnvConfigError as e:
+        cfg = load_config(config)
+    except ConfigError as e:
+        console.print(f"[red]config error:[/red] {e}")
+        raise typer.Exit(2)
+    record_dir = None
+    if not no_record:
+        record_dir = str(record or Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    episode = cfg.episode(llm=llm, seed=seed, role=role, env_id=env, max_steps=max_steps, max_turns=max_turns,
+                          budget_usd=budget_usd, db_path=db, library_path=library, record_dir=record_dir)
+    show = _Progress(console, quiet=as_json)
+    try:
+        summary = asyncio.run(Agent(episode, on_step=show.step).run())
+    except (EnvConfigError, ValueError) as e:
+        show.stop()
         console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2)
-    console.print(
-        f"[bold]Hackwright[/bold] plays {env} · seed {seed} · "
-        f"{api.hero_alignment or ''} {api.hero_race or ''} {api.hero_role or '?'}".replace("  ", " ")
-    )
-    t0 = time.time()
-
-    def progress(n: int, what: str, a: NetHackAPI) -> None:
-        if n % 100 == 0:
-            s = a.last_stats
-            if s:
-                console.print(
-                    f"  action {n:5d} · T:{s.turn:5d} · Dlvl {s.dungeon_level} · HP {s.hp}/{s.max_hp} · "
-                    f"XL {s.xp_level} · score {s.score} · {what}"
-                )
-
-    summary = asyncio.run(play_simple(api, max_actions=max_actions, on_action=progress))
-    if show_map and not api.game_over:
-        console.print(asyncio.run(api.get_screen()), markup=False, highlight=False)
-    api.close()
-    table = Table(title="Game summary", show_header=False)
-    for k, v in asdict(summary).items():
-        if k == "last_messages":
-            v = " | ".join(v[-4:])
+    show.stop()
+    if as_json:
+        print(summary.to_json())
+        return
+    table = Table(title=f"Episode {summary.episode_id} summary", show_header=False)
+    rows = [
+        ("strategist", summary.strategist), ("seed / role", f"{summary.seed} / {summary.role}"),
+        ("ended by", summary.end_reason + (f" ({summary.death_reason})" if summary.death_reason else "")),
+        ("score", summary.score), ("depth (max)", f"{summary.depth} ({summary.max_depth})"),
+        ("experience level (max)", f"{summary.xp_level} ({summary.max_xp_level})"), ("turns", summary.turns),
+        ("BALROG progression", f"{summary.progression * 100:.2f}%"),
+        ("decisions", f"{summary.decisions} ({summary.decisions_per_1000_turns} per 1,000 turns)"),
+        ("model calls / tokens in / out", f"{summary.model_calls} / {summary.input_tokens} / {summary.output_tokens}"),
+        ("cost", f"${summary.cost_usd:.4f}"),
+        ("skills used", ", ".join(f"{k}×{v}" for k, v in sorted(summary.skills_used.items(), key=lambda kv: -kv[1]))),
+        ("skills created", ", ".join(summary.skills_created) or "none"),
+        ("wall time", f"{summary.wall_s:.1f} s"),
+    ]
+    for k, v in rows:
         table.add_row(k, str(v))
-    table.add_row("wall time", f"{time.time() - t0:.1f} s")
     console.print(table)
-    if run_dir:
-        (run_dir).mkdir(parents=True, exist_ok=True)
-        (run_dir / "summary.json").write_text(json.dumps(asdict(summary), indent=2))
-        console.print(f"Recorded in {run_dir}/ (ttyrec and summary.json)")
+    if record_dir:
+        console.print(f"Recorded in {record_dir}/ (ttyrec, transcript, summary.json)")
+
+
+class _Progress:
+    """Live view on a terminal (map, stats, current skill, last decision); plain lines otherwise."""
+
+    def __init__(self, console: Console, quiet: bool = False):
+        self.console = console
+        self.quiet = quiet
+        self.live = None
+        if not quiet and console.is_terminal:
+            from rich.live import Live
+
+            self.live = Live(console=console, refresh_per_second=8, transient=False)
+            self.live.start()
+
+    def step(self, report, agent) -> None:
+        if self.quiet:
+            return
+        s = report.stats
+        d = report.decision
+        what = d.skill_name or d.action or d.type
+        outcome = report.result.stopped_reason if report.result else f"error: {(report.error or '')[:80]}"
+        line = (f"step {report.step:4d} · T:{s.turn if s else '?':>5} · Dlvl {s.dungeon_level if s else '?'} · "
+                f"HP {s.hp if s else '?'}/{s.max_hp if s else '?'} · XL {s.xp_level if s else '?'} · "
+                f"{what} → {outcome}")
+        if self.live is None:
+            if report.step % 10 == 0 or report.error:
+                self.console.print(line, markup=False, highlight=False)
+            return
+        from rich.panel import Panel
+        from rich.text import Text
+
+        screen = ""
+        try:
+            screen = "\n".join(agent.api._kb.screen_lines())
+        except Exception:
+            pass
+        body = Text(screen + "\n" + line + "\nreason: " + (d.reasoning or "")[:150])
+        self.live.update(Panel(body, title=f"Hackwright · {agent.strategist.name}"))
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
+runs_app = typer.Typer(help="Episodes recorded in the run database.", no_args_is_help=True)
+app.add_typer(runs_app, name="runs")
+
+
+def _runs_db(db: Optional[str]):
+    from .config import load_config
+    from .store.db import connect
+
+    path = db or str(load_config().get("memory", "database_path"))
+    if not Path(path).exists():
+        console.print(f"no run database at {path}")
+        raise typer.Exit(1)
+    return connect(path, check=False)
+
+
+@runs_app.command("list")
+def runs_list(db: Optional[str] = typer.Option(None, help="The run database."),
+              limit: int = typer.Option(20, help="How many of the latest episodes.")) -> None:
+    """The latest episodes: strategist, seed, role, score, depth, turns, how they ended."""
+    conn = _runs_db(db)
+    table = Table(title="Episodes")
+    for col in ("id", "started", "strategist", "seed", "role", "score", "depth", "XL", "turns", "progress", "ended by"):
+        table.add_column(col)
+    for r in conn.execute("SELECT * FROM episodes ORDER BY id DESC LIMIT ?", (limit,)):
+        table.add_row(str(r["id"]), (r["started_at"] or "")[:19], r["strategist"] or "", str(r["seed"]),
+                      r["role"] or "", str(r["final_score"]), str(r["max_depth"]), str(r["max_xp_level"]),
+                      str(r["total_turns"]), f"{(r['progression'] or 0) * 100:.2f}%",
+                      (r["end_reason"] or "running") + (f": {r['death_reason']}" if r["death_reason"] else ""))
+    console.print(table)
+
+
+@runs_app.command("show")
+def runs_show(episode_id: int = typer.Argument(..., help="An episode id from `runs list`."),
+              db: Optional[str] = typer.Option(None, help="The run database.")) -> None:
+    """One episode: its summary and every decision with its outcome."""
+    conn = _runs_db(db)
+    r = conn.execute("SELECT * FROM episodes WHERE id=?", (episode_id,)).fetchone()
+    if r is None:
+        console.print(f"no episode {episode_id}")
+        raise typer.Exit(1)
+    console.print(r["summary"] or dict(r), markup=False, highlight=False)
+    table = Table(title="Decisions")
+    for col in ("step", "turn", "type", "skill", "params", "stopped", "ok", "error"):
+        table.add_column(col)
+    for d in conn.execute("SELECT * FROM decisions WHERE episode_id=? ORDER BY id", (episode_id,)):
+        table.add_row(str(d["step"]), str(d["turn"]), d["type"], d["skill_name"] or "", (d["params"] or "")[:40],
+                      d["stopped_reason"] or "", "✓" if d["success"] else "", (d["error"] or "")[:60])
+    console.print(table)
 
 
 @bench_app.command("api")

@@ -149,8 +149,14 @@ async def slow(nh):
     while True:
         await nh.get_messages(1)
 '''
+    runner.warm_up()
+    spare = set(_worker_pids(runner))  # the pre-forked worker waiting for the next skill
     task = asyncio.get_running_loop().run_in_executor(None, lambda: asyncio.run(runner.run(code)))
-    await asyncio.sleep(0.5)
+    for _ in range(100):  # until the skill's worker is busy
+        await asyncio.sleep(0.05)
+        if runner.record_call_times or any(_busy(pid) for pid in _worker_pids(runner)):
+            break
+    await asyncio.sleep(0.2)
     for pid in list(_worker_pids(runner)):
         os.kill(pid, signal.SIGKILL)
     with pytest.raises(errors.SkillExecutionError):
@@ -175,6 +181,13 @@ def _worker_pids(runner: SkillRunner) -> list[int]:
             if int(pid) != z.proc.pid:
                 children.append(int(pid))
     return children
+
+
+def _busy(pid: int) -> bool:
+    try:
+        return int(open(f"/proc/{pid}/stat").read().split()[13]) > 0  # user CPU ticks
+    except OSError:
+        return False
 
 
 def _parent_of(pid: int) -> int:

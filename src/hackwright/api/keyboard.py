@@ -108,6 +108,7 @@ class Keyboard:
     def __init__(self, game: Game):
         self.game = game
         self.history: list[str] = []  # every message seen this game, oldest first
+        self.death_reason: Optional[str] = None  # read from the end-of-game screens
         self.on_step: Optional[Callable[[], None]] = None  # called after every key
 
     # ---------------------------------------------------------------- reading
@@ -314,11 +315,29 @@ class Keyboard:
             self.press(ENTER if p.kind is PromptKind.MORE else ESC)
             ex.steps += 1
 
+    _DEATH = re.compile(r"(killed by .+?|died of .+?|choked on .+?|starved to death|drowned in .+?|"
+                        r"turned to stone|petrified by .+?|burned by .+?|dissolved in .+?|crushed to death by .+?|"
+                        r"was poisoned by .+?|quit|escaped|ascended)(?:\s{2,}|\s*$|\s+on dungeon|\s+in )")
+
+    def _read_death_reason(self) -> None:
+        """The tombstone and the "Goodbye … you were killed by …" lines."""
+        text = " ".join(ln.strip() for ln in self.screen_lines() if ln.strip())
+        m = re.search(r"(?:You|you) (?:were|was)?\s*(killed by [^.,]+|died of [^.,]+|choked on [^.,]+|starved|"
+                      r"drowned[^.,]*|turned to stone[^.,]*|dissolved[^.,]*)", text)
+        if m:
+            self.death_reason = m.group(1).strip()
+            return
+        m = self._DEATH.search(text)
+        if m:
+            self.death_reason = m.group(1).strip()
+
     def _drain_game_over(self, ex: Exchange) -> None:
         """After death NetHack shows --More--s, the inventory, the tombstone …"""
         for _ in range(500):
             if self.game.done:
                 return
+            if self.death_reason is None:
+                self._read_death_reason()
             p = self.prompt()
             if p.kind in (PromptKind.MORE, PromptKind.GAME_OVER, PromptKind.NONE):
                 if p.text:

@@ -1,0 +1,475 @@
+"""The agent loop (spec §7.1): gather state, remember, prompt, decide, execute, record.
+
+One :class:`Agent` plays one episode. Each step asks the strategist for a
+decision — invoke a library skill, create a new skill, or one raw key — runs
+it (built-in skills in-process, model-written ones in the sandbox), records
+the execution in the library's statistics and the run database, and goes on
+until the hero dies, a step or turn cap is reached, or the budget runs out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from ..api.nethack_api import NetHackAPI
+from ..env.make import CHALLENGE_ENV, GameConfig
+from ..eval.progression import progression
+from ..sandbox import errors as skill_errors
+from ..sandbox.runner import SandboxLimits, SkillOutcome, SkillRunner
+from ..skills.library import Situation, SkillLibrary, SkillNotFoundError
+from ..skills.result import SkillResult
+from ..store.db import connect, transaction, utc_now
+from .backends.base import BackendError
+from .budget import Budget
+from .decisions import AgentDecision, DecisionError
+from .memory import AgentMemory, ExecutionNote
+from .prompt import PromptParts, build_prompt, system_prompt
+from .strategists import Autopilot, make_strategist
+
+_KILL = re.compile(r"You (?:kill|destroy) (?:the |an? )?(?:poor )?(?P<name>[\w' -]+?)!")
+
+
+@dataclass
+class EpisodeConfig:
+    """What an episode plays and under which limits (config.yaml / env / flags)."""
+
+    seed: Optional[int] = 0
+    env_id: str = CHALLENGE_ENV
+    role: Optional[str] = None
+    llm: str = "autopilot"
+    max_steps: int = 500  # strategist decisions
+    max_turns: Optional[int] = None  # game turns
+    max_model_calls: Optional[int] = None
+    max_tokens: Optional[int] = None
+    budget_usd: Optional[float] = None
+    max_wall_s: Optional[float] = None
+    db_path: str = "data/memory.db"
+    library_path: str = "skills"
+    record_dir: Optional[str] = None  # ttyrec, transcript and summary go here
+    skill_limits: SandboxLimits = field(default_factory=SandboxLimits)
+    allow_weak_sandbox: bool = False
+    min_success_rate_to_save: float = 0.3
+    auto_save: bool = True
+    prompt_skills: int = 8
+    short_term_tokens: int = 600
+    backend_options: dict = field(default_factory=dict)
+
+
+@dataclass
+class EpisodeSummary:
+    episode_id: int
+    seed: Optional[int]
+    role: str
+    strategist: str
+    end_reason: str
+    death_reason: Optional[str]
+    score: int
+    depth: int
+    max_depth: int
+    xp_level: int
+    max_xp_level: int
+    turns: int
+    progression: float  # BALROG progression, 0..1
+    decisions: int
+    decisions_per_1000_turns: float
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    skills_used: dict[str, int]
+    skills_created: list[str]
+    fallback_steps: int
+    wall_s: float
+    ttyrec: Optional[str] = None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2)
+
+
+@dataclass
+class StepReport:
+    """What one step did (for progress displays)."""
+
+    step: int
+    decision: AgentDecision
+    result: Optional[SkillResult]
+    error: Optional[str]
+    stats: Any
+
+
+@dataclass
+class DecisionContext:
+    """What a strategist sees when it decides."""
+
+    api: NetHackAPI
+    state: dict
+    memory: AgentMemory
+    skills: list  # the most relevant library skills
+    skill_names: set[str]
+    kills: dict[str, int]
+    warnings: list[str]
+    _prompt: Optional[PromptParts] = None
+    _system: Optional[str] = None
+    _stats_of: Optional[Callable] = None
+    _on_reply: Optional[Callable] = None
+
+    def prompt(self) -> PromptParts:
+        if self._prompt is None:
+            self._prompt = build_prompt(self.api, self.state, self.memory, self.skills, self._stats_of,
+                                        self.warnings, system=self._system)
+        return self._prompt
+
+    def record_reply(self, reply, prompt, messages) -> None:
+        if self._on_reply is not None:
+            self._on_reply(reply, prompt, messages)
+
+
+class Agent:
+    """Plays one episode with a strategist over the skill library."""
+
+    LOOP_WARN = 3  # the same decision this many times without progress: warn the model
+    LOOP_FALLBACK = 5  # … this many: let the autopilot take one step
+
+    def __init__(self, config: EpisodeConfig, *, on_step: Optional[Callable[[StepReport, "Agent"], None]] = None,
+                 strategist=None):
+        self.config = config
+        self.on_step = on_step
+        self.strategist = strategist
+        self.autopilot = Autopilot()
+        self.api: Optional[NetHackAPI] = None
+        self.memory = AgentMemory(config.short_term_tokens)
+        self.kills: dict[str, int] = {}
+        self.budget = Budget(max_calls=config.max_model_calls, max_tokens=config.max_tokens,
+                             max_usd=config.budget_usd, max_wall_s=config.max_wall_s)
+        self.decisions = 0
+        self.fallback_steps = 0
+        self.model_calls = 0
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self.skills_used: Counter = Counter()
+        self.skills_created: list[str] = []
+        self.max_depth = 0
+        self.max_xl = 0
+        self.last_decision: Optional[AgentDecision] = None
+        self.current_skill: Optional[str] = None
+        self._repeats: list[tuple[str, tuple]] = []
+        self._trusted: Optional[SkillRunner] = None
+        self._sandbox: Optional[SkillRunner] = None
+        self.episode_id = 0
+        self._system: Optional[str] = None
+
+    # ------------------------------------------------------------ set-up
+    def _open(self) -> None:
+        c = self.config
+        Path(c.db_path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = connect(c.db_path, check=False)
+        self.library = SkillLibrary(Path(c.library_path), db_path=Path(c.db_path))
+        self.load_report = self.library.load()
+        ttyrec_dir = str(Path(c.record_dir)) if c.record_dir else None
+        self.api = NetHackAPI.new_game(GameConfig(env_id=c.env_id, seed=c.seed, role=c.role, ttyrec_dir=ttyrec_dir))
+        if self.strategist is None:
+            transcript = str(Path(c.record_dir) / "transcript.jsonl") if c.record_dir else None
+            self.strategist = make_strategist(c.llm, transcript=transcript, **c.backend_options)
+        if isinstance(self.strategist, Autopilot):
+            self.autopilot = self.strategist  # one memory of what worked, whoever decides
+        self._trusted = SkillRunner(self.api, mode="inprocess", limits=c.skill_limits)
+        with transaction(self.db):
+            cur = self.db.execute(
+                "INSERT INTO episodes (started_at, seed, env_id, role, strategist) VALUES (?, ?, ?, ?, ?)",
+                (utc_now(), c.seed, c.env_id, self.api.hero_role, getattr(self.strategist, "name", c.llm)),
+            )
+            self.episode_id = int(cur.lastrowid)
+
+    def _sandbox_runner(self) -> SkillRunner:
+        if self._sandbox is None:
+            self._sandbox = SkillRunner(self.api, limits=self.config.skill_limits,
+                                        allow_weak=self.config.allow_weak_sandbox)
+        return self._sandbox
+
+    # ------------------------------------------------------------ the loop
+    async def run(self) -> EpisodeSummary:
+        t0 = time.time()
+        self._open()
+        assert self.api is not None
+        api = self.api
+        end_reason = "step cap"
+        try:
+            step = 0
+            while True:
+                reason = self._end_reason(step)
+                if reason:
+                    end_reason = reason
+                    break
+                step += 1
+                await self._step(step)
+        finally:
+            summary = self._finish(end_reason, time.time() - t0)
+        return summary
+
+    def _end_reason(self, step: int) -> Optional[str]:
+        api = self.api
+        assert api is not None
+        if api.game_over:
+            return "death"
+        if step >= self.config.max_steps:
+            return "step cap"
+        s = api.last_stats
+        if self.config.max_turns and s is not None and s.turn >= self.config.max_turns:
+            return "turn cap"
+        b = self.budget.exhausted()
+        if b:
+            return f"budget: {b}"
+        return None
+
+    async def _gather(self) -> dict:
+        api = self.api
+        assert api is not None
+        self.memory.update(api)
+        state = await api.get_comprehensive_state()
+        state["screen"] = await api.get_screen()
+        state["frontier"] = await api.find_unexplored()
+        s = state["stats"]
+        self.max_depth = max(self.max_depth, s.dungeon_level)
+        self.max_xl = max(self.max_xl, s.xp_level)
+        return state
+
+    def _situation(self, state: dict) -> Situation:
+        try:
+            return Situation.from_state(state["stats"], state["monsters"], state["level"])
+        except Exception:
+            return Situation()
+
+    async def _step(self, step: int) -> None:
+        api = self.api
+        assert api is not None
+        state = await self._gather()
+        skills = self.library.relevant(self._situation(state), k=self.config.prompt_skills)
+        names = {s.name for s in self.library.all()}
+        warnings = self._loop_warnings(state)
+        if self._system is None:
+            self._system = system_prompt(api.hero_role)
+        ctx = DecisionContext(api, state, self.memory, skills, names, dict(self.kills), warnings,
+                              _system=self._system, _stats_of=self.library.stats,
+                              _on_reply=lambda r, p, m: self._record_reply(step, r, p, m))
+        fallback = len(warnings) > 1
+        decision: Optional[AgentDecision] = None
+        error: Optional[str] = None
+        if not fallback:
+            try:
+                decision = await self.strategist.decide(ctx)
+            except DecisionError as e:
+                error = f"no usable decision: {e}"
+            except BackendError as e:
+                error = f"model backend failed: {e}"
+        if decision is None:
+            decision = await self.autopilot.decide(ctx)
+            self.fallback_steps += 1
+            if error:
+                self.memory.errors.append(error)
+        self.decisions += 1
+        self.last_decision = decision
+        result, exec_error = await self._execute(step, decision, state)
+        self._after_step(step, decision, result, exec_error or error, state)
+
+    def _loop_warnings(self, state: dict) -> list[str]:
+        """The same decision again and again without progress: warn, then step in."""
+        s = state["stats"]
+        progress_key = (s.turn, s.position, s.dungeon_level, s.hp)
+        if self.last_decision is None:
+            return []
+        sig = self.last_decision.signature()
+        self._repeats.append((sig, progress_key))
+        self._repeats = self._repeats[-self.LOOP_FALLBACK:]
+        same = [k for g, k in self._repeats if g == sig]
+        stuck = len(same) >= self.LOOP_WARN and len(set(same[-self.LOOP_WARN:])) <= 2
+        if not stuck:
+            return []
+        out = [f"you chose {sig} {len(same)} times in a row without progress: change the plan"]
+        if len(same) >= self.LOOP_FALLBACK:
+            out.append("the autopilot takes this step")
+            self._repeats.clear()
+        return out
+
+    # ------------------------------------------------------------ executing
+    async def _execute(self, step: int, d: AgentDecision, state: dict) -> tuple[Optional[SkillResult], Optional[str]]:
+        api = self.api
+        assert api is not None
+        before = state["stats"]
+        if d.type == "direct_action":
+            r = await api.send_keys(d.action or "")
+            return SkillResult("direct", {"prompt": r.prompt}, 1, 0, r.success), r.error
+        if d.type == "lookup":
+            return SkillResult("lookup_unavailable", {}, 0, 0, False), "knowledge lookups are not available yet"
+        name = d.skill_name or ""
+        self.current_skill = name
+        outcome: Optional[SkillOutcome] = None
+        error: Optional[str] = None
+        created = d.type == "create_skill"
+        try:
+            if created:
+                outcome = await self._sandbox_runner().run(d.code or "", d.params, entry=name or None,
+                                                           triggers=tuple(d.triggers))
+            else:
+                skill = self.library.get(name)
+                runner = self._trusted if skill.source == "builtin" else self._sandbox_runner()
+                assert runner is not None
+                outcome = await runner.run(skill.code, d.params, entry=skill.name, triggers=tuple(skill.triggers))
+        except SkillNotFoundError:
+            error = (f"there is no skill named {name!r}; available: "
+                     + ", ".join(sorted(s.name for s in self.library.all())))
+        except skill_errors.SkillExecutionError as e:
+            error = e.for_model()
+        except skill_errors.SandboxUnavailableError as e:
+            error = f"model-written skills cannot run here: {e}"
+        result = outcome.result if outcome else None
+        after = api.last_stats or before
+        if name and (outcome is not None or created or error):
+            try:
+                self.library.record_execution(name, params=d.params, result=result, before=before, after=after,
+                                              error=error, episode_id=self.episode_id)
+            except Exception:
+                pass  # statistics must never end an episode
+        if created and outcome is not None and self.config.auto_save:
+            self._maybe_save(d, result)
+        self.skills_used[name or d.type] += 1
+        # The autopilot (strategist or fallback) learns what worked and which levels are done.
+        self.autopilot.note_result(name, bool(result and result.success))
+        if name == "explore_level" and result is not None and not result.stopped_reason.startswith("interrupted"):
+            self.autopilot.explored(api)
+        return result, error
+
+    def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult]) -> None:
+        if result is None or not d.skill_name:
+            return
+        try:
+            if self.library.should_save(result, d.skill_name, self.config.min_success_rate_to_save):
+                self.library.save(d.skill_name, d.code or "", category=d.category or "general",
+                                  description=d.description or None, triggers=tuple(d.triggers))
+                if d.skill_name not in self.skills_created:
+                    self.skills_created.append(d.skill_name)
+        except skill_errors.SkillExecutionError as e:
+            self.memory.errors.append(f"could not save {d.skill_name}: {e}")
+
+    def _after_step(self, step: int, d: AgentDecision, result: Optional[SkillResult], error: Optional[str],
+                    state: dict) -> None:
+        api = self.api
+        assert api is not None
+        s = api.last_stats or state["stats"]
+        for m in api._kb.history[-30:]:
+            for k in _KILL.finditer(m):
+                self.kills[k.group("name").strip()] = s.turn
+        self.memory.record_execution(ExecutionNote(
+            turn=s.turn, skill=d.skill_name or d.type, params=dict(d.params or {}),
+            stopped_reason=result.stopped_reason if result else "error", success=bool(result and result.success),
+            actions=result.actions_taken if result else 0, turns=result.turns_elapsed if result else 0,
+            error=error, created=d.type == "create_skill"))
+        events = api.events[:]
+        api.events.clear()
+        with transaction(self.db):
+            self.db.execute(
+                "INSERT INTO decisions (episode_id, step, turn, type, skill_name, params, code, reasoning, "
+                "stopped_reason, success, error) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (self.episode_id, step, s.turn, d.type, d.skill_name, json.dumps(d.params, default=str),
+                 d.code, d.reasoning, result.stopped_reason if result else None,
+                 int(bool(result and result.success)), error),
+            )
+            for e in events:
+                self.db.execute(
+                    "INSERT INTO events (episode_id, step, turn, kind, message, data) VALUES (?,?,?,?,?,?)",
+                    (self.episode_id, step, e.turn, e.kind, e.message, json.dumps(e.data, default=str)),
+                )
+        s2 = api.last_stats
+        if s2 is not None:
+            self.max_depth = max(self.max_depth, s2.dungeon_level)
+            self.max_xl = max(self.max_xl, s2.xp_level)
+        if self.on_step:
+            self.on_step(StepReport(step, d, result, error, s2), self)
+
+    def _record_reply(self, step: int, reply, prompt: PromptParts, messages) -> None:
+        self.model_calls += 1
+        self.tokens_in += int(reply.input_tokens or 0) + int(reply.cache_read_tokens or 0) + int(
+            reply.cache_write_tokens or 0)
+        self.tokens_out += int(reply.output_tokens or 0)
+        self.budget.charge(reply)
+        with transaction(self.db):
+            self.db.execute(
+                "INSERT INTO model_calls (episode_id, step, timestamp, backend, model, prompt, reply, tool_input, "
+                "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, latency_s, cost_usd) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (self.episode_id, step, utc_now(), getattr(self.strategist, "name", ""), reply.model,
+                 messages[-1].content if messages else prompt.user, reply.text,
+                 json.dumps(reply.tool_input) if reply.tool_input else None, reply.input_tokens,
+                 reply.output_tokens, reply.cache_read_tokens, reply.cache_write_tokens, reply.latency_s,
+                 reply.cost_usd),
+            )
+
+    # ------------------------------------------------------------ ending
+    def _finish(self, end_reason: str, wall: float) -> EpisodeSummary:
+        api = self.api
+        s = api.last_stats if api else None
+        turns = s.turn if s else 0
+        b = self.budget.summary()
+        summary = EpisodeSummary(
+            episode_id=self.episode_id,
+            seed=self.config.seed,
+            role=(api.hero_role if api else None) or "?",
+            strategist=getattr(self.strategist, "name", self.config.llm),
+            end_reason=end_reason,
+            death_reason=api._kb.death_reason if api and api.game_over else None,
+            score=s.score if s else 0,
+            depth=s.dungeon_level if s else 0,
+            max_depth=self.max_depth,
+            xp_level=s.xp_level if s else 0,
+            max_xp_level=self.max_xl,
+            turns=turns,
+            progression=progression(self.max_depth or 1, self.max_xl or 1),
+            decisions=self.decisions,
+            decisions_per_1000_turns=round(1000 * self.decisions / turns, 2) if turns else 0.0,
+            model_calls=self.model_calls,
+            input_tokens=self.tokens_in,
+            output_tokens=self.tokens_out,
+            cost_usd=float(b.get("usd", 0.0) or 0.0),
+            skills_used=dict(self.skills_used),
+            skills_created=list(self.skills_created),
+            fallback_steps=self.fallback_steps,
+            wall_s=round(wall, 2),
+            ttyrec=api.game.ttyrec_path if api else None,
+        )
+        try:
+            with transaction(self.db):
+                self.db.execute(
+                    "UPDATE episodes SET ended_at=?, final_score=?, final_dlvl=?, death_reason=?, total_turns=?, "
+                    "skills_used=?, end_reason=?, max_depth=?, max_xp_level=?, progression=?, decisions=?, "
+                    "model_calls=?, input_tokens=?, output_tokens=?, cost_usd=?, skills_created=?, ttyrec=?, "
+                    "summary=? WHERE id=?",
+                    (utc_now(), summary.score, summary.depth, summary.death_reason, summary.turns,
+                     json.dumps(summary.skills_used), end_reason, summary.max_depth, summary.max_xp_level,
+                     summary.progression, summary.decisions, summary.model_calls, summary.input_tokens,
+                     summary.output_tokens, summary.cost_usd, json.dumps(summary.skills_created), summary.ttyrec,
+                     summary.to_json(), self.episode_id),
+                )
+        except Exception:
+            pass
+        try:
+            self.library.prune()
+        except Exception:
+            pass
+        for r in (self._trusted, self._sandbox):
+            if r is not None:
+                r.close()
+        if api is not None:
+            api.close()
+        try:
+            self.db.close()
+        except Exception:
+            pass
+        if self.config.record_dir:
+            Path(self.config.record_dir).mkdir(parents=True, exist_ok=True)
+            (Path(self.config.record_dir) / "summary.json").write_text(summary.to_json())
+        return summary

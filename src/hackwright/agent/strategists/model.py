@@ -1,0 +1,44 @@
+"""A strategist that asks a language model (any backend of ``agent.backends``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ..backends.base import BackendError, Message, ModelBackend, ModelReply
+from ..decisions import AgentDecision, DecisionError
+
+
+class ModelStrategist:
+    """Builds the prompt, asks the model, parses its decision.
+
+    An unusable reply goes back to the model with what to fix, at most
+    ``max_invalid`` times per decision; then ``DecisionError`` reaches the loop,
+    which lets the autopilot take that one step.
+    """
+
+    def __init__(self, backend: ModelBackend, *, max_invalid: int = 2):
+        self.backend = backend
+        self.max_invalid = max_invalid
+        self.name = f"{getattr(backend, 'name', 'model')}:{getattr(backend, 'model', '')}"
+
+    async def decide(self, ctx) -> AgentDecision:
+        prompt = ctx.prompt()
+        messages = [Message("user", prompt.user)]
+        last_error: Optional[Exception] = None
+        for _ in range(self.max_invalid + 1):
+            reply: ModelReply = await self.backend.complete(prompt.system, messages)
+            ctx.record_reply(reply, prompt, messages)
+            try:
+                return reply.decision()
+            except DecisionError as e:
+                last_error = e
+                messages = messages + [
+                    reply.as_message(),
+                    Message("user", f"That decision could not be used: {e} Answer again with one JSON decision."),
+                ]
+        raise DecisionError(f"no usable decision after {self.max_invalid + 1} replies: {last_error}")
+
+    async def aclose(self) -> None:
+        close = getattr(self.backend, "aclose", None)
+        if close is not None:
+            await close()
