@@ -1,1 +1,0 @@
-"""Playing whole games. ``simple_loop`` is the built-in loop used until the agent layer lands."""
