@@ -339,9 +339,7 @@ class Agent:
             self._maybe_save(d, result)
         self.skills_used[name or d.type] += 1
         # The autopilot (strategist or fallback) learns what worked and which levels are done.
-        self.autopilot.note_result(name, bool(result and result.success))
-        if name == "explore_level" and result is not None and not result.stopped_reason.startswith("interrupted"):
-            self.autopilot.explored(api)
+        self.autopilot.observe(name, result, api)
         return result, error
 
     def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult]) -> None:

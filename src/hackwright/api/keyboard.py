@@ -315,9 +315,9 @@ class Keyboard:
             self.press(ENTER if p.kind is PromptKind.MORE else ESC)
             ex.steps += 1
 
-    _DEATH = re.compile(r"(killed by .+?|died of .+?|choked on .+?|starved to death|drowned in .+?|"
-                        r"turned to stone|petrified by .+?|burned by .+?|dissolved in .+?|crushed to death by .+?|"
-                        r"was poisoned by .+?|quit|escaped|ascended)(?:\s{2,}|\s*$|\s+on dungeon|\s+in )")
+    _DEATH = re.compile(r"(killed by [^.,;]+|died of [^.,;]+|choked on [^.,;]+|starved to death|drowned in [^.,;]+|"
+                        r"turned to stone|petrified by [^.,;]+|burned by [^.,;]+|dissolved in [^.,;]+|"
+                        r"crushed to death by [^.,;]+|was poisoned by [^.,;]+)")
 
     def _read_death_reason(self) -> None:
         """The tombstone and the "Goodbye … you were killed by …" lines."""
@@ -325,11 +325,11 @@ class Keyboard:
         m = re.search(r"(?:You|you) (?:were|was)?\s*(killed by [^.,]+|died of [^.,]+|choked on [^.,]+|starved|"
                       r"drowned[^.,]*|turned to stone[^.,]*|dissolved[^.,]*)", text)
         if m:
-            self.death_reason = m.group(1).strip()
+            self.death_reason = m.group(1).strip()[:120]
             return
         m = self._DEATH.search(text)
         if m:
-            self.death_reason = m.group(1).strip()
+            self.death_reason = re.sub(r"\s+on dungeon level.*$", "", m.group(1)).strip()[:120]
 
     def _drain_game_over(self, ex: Exchange) -> None:
         """After death NetHack shows --More--s, the inventory, the tombstone …"""

@@ -23,6 +23,10 @@ class AutopilotState:
     inventory_seen: str = ""
     explored_levels: set[tuple[int, int]] = field(default_factory=set)
     failures: dict[str, int] = field(default_factory=dict)  # skill -> consecutive failures
+    failed_at: dict[str, int] = field(default_factory=dict)  # skill -> turn of the last failure
+    level: tuple[int, int] = (-1, -1)
+    turn: int = 0
+    recent_turns: list[int] = field(default_factory=list)  # game turn at each decision
     last_descend_turn: int = -10_000
 
 
@@ -40,6 +44,26 @@ class Autopilot:
 
     def __init__(self) -> None:
         self.state = AutopilotState()
+
+    EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs")
+
+    def observe(self, skill: str, result, api) -> None:
+        """Learn from how a skill ended: what failed, which levels are done."""
+        s = self.state
+        bl = api.game.obs["blstats"]
+        level = (int(bl[23]), int(bl[24]))
+        if level != s.level:
+            s.level = level
+            s.failures.clear()  # a new level: everything is worth trying again
+        turn = int(bl[20])
+        s.turn = turn
+        if result is not None and result.success:
+            s.failures.pop(skill, None)
+        else:
+            s.failures[skill] = s.failures.get(skill, 0) + 1
+            s.failed_at[skill] = turn
+        if skill == "explore_level" and result is not None and result.stopped_reason in self.EXPLORE_DONE:
+            s.explored_levels.add(level)
 
     def note_result(self, skill: str, success: bool) -> None:
         if success:
@@ -64,8 +88,22 @@ class Autopilot:
         hunger = stats.hunger
         timeout = await api.get_prayer_timeout()
 
+        # A stall: decisions come and go but the game clock does not move (a skill
+        # refusing at once, e.g. a monster diagonal to a doorway). Let time pass.
+        s.recent_turns = (s.recent_turns + [stats.turn])[-4:]
+        if len(s.recent_turns) == 4 and len(set(s.recent_turns)) == 1:
+            s.recent_turns.clear()
+            from ..decisions import AgentDecision
+
+            return AgentDecision(type="direct_action", action="s", reasoning="nothing moved for three decisions: "
+                                 "search one turn so the situation changes")
+
         def ok(name: str) -> bool:
-            return name in have and s.failures.get(name, 0) < 3
+            if name not in have:
+                return False
+            if s.failures.get(name, 0) < 3:
+                return True
+            return stats.turn - s.failed_at.get(name, 0) > 100  # forgiven after a while
 
         # 1. emergency: HP critical
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
@@ -103,11 +141,11 @@ class Autopilot:
         # 6. explore this level, then 7. go down
         if level_key not in s.explored_levels and ok("explore_level"):
             return _decision("explore_level", {}, "explore the level")
-        if ok("descend") and (level.stairs_down is not None or ok("explore_level")):
+        if level.stairs_down is not None and ok("descend"):
             s.last_descend_turn = stats.turn
             return _decision("descend", {}, "the level is explored: go down")
-        if ok("explore_level"):
-            s.failures.pop("explore_level", None)
+        if "explore_level" in have:
+            # No way down known yet: exploring again searches for hidden passages.
             return _decision("explore_level", {}, "look again for the way down")
         return _decision("rest_until_healed", {}, "nothing better to do")
 
