@@ -1,0 +1,258 @@
+import re
+
+CATEGORY = "combat"
+TRIGGERS = ("engulfed", "level_change")
+
+KILLED = re.compile(r"\b(You kill|You destroy|is killed|is destroyed|kills the|destroys the)\b", re.I)
+DOORS = ("doorway", "open door", "closed door")
+LAUNCHERS = ("bow", "crossbow", "sling")
+HAND_THROWN = ("dagger", "knife", "spear", "javelin")
+
+
+def _is_hostile(m):
+    return not m.is_peaceful and not m.is_tame and not m.is_invisible_marker
+
+
+def _line(hero, pos, max_range):
+    """The direction from hero to pos if it lies on one of the 8 lines within range, else ''."""
+    dx, dy = pos.x - hero.x, pos.y - hero.y
+    dist = max(abs(dx), abs(dy))
+    if dist == 0 or dist > max_range or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return ""
+    return hero.direction_to(pos)
+
+
+def _clear(level, occupied, hero, pos, d):
+    """True if a missile flies from hero to pos unhindered (walls, doors taken diagonally, monsters)."""
+    p = hero
+    diagonal = len(d) == 2
+    if diagonal and level.tile_at(hero).feature in DOORS:
+        return False
+    while True:
+        p = p.offset(d)
+        if p == pos:
+            return not (diagonal and level.tile_at(p).feature in DOORS)
+        t = level.tile_at(p)
+        if p in occupied or not t.is_walkable or (diagonal and t.feature in DOORS):
+            return False
+
+
+def _firing_spot(level, hero, targets, occupied, max_range, max_steps):
+    """(square, target) nearest to walk to (at most max_steps) from which a target is in a
+    clear line 2..max_range squares away, not next to any of them; or (None, None)."""
+    dist = {hero: 0}
+    order = [hero]
+    i = 0
+    while i < len(order):
+        p = order[i]
+        i += 1
+        if dist[p] >= max_steps:
+            continue
+        door_here = level.tile_at(p).feature in DOORS
+        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
+            q = p.offset(d)
+            if q in dist or not q.on_map() or q in occupied:
+                continue
+            t = level.tile_at(q)
+            if not t.is_walkable or t.has_trap or (len(d) == 2 and (door_here or t.feature in DOORS)):
+                continue
+            dist[q] = dist[p] + 1
+            order.append(q)
+    for p in order:  # nearest first
+        if any(m.position.steps_to(p) <= 1 for m in targets):
+            continue
+        for m in targets:
+            d = _line(p, m.position, max_range)
+            if d and _clear(level, occupied - {m.position}, p, m.position, d):
+                return p, m
+    return None, None
+
+
+async def ranged_attack(
+    nh,
+    target: str = "",
+    max_throws: int = 8,
+    max_range: int = 7,
+    stop_when_adjacent: bool = False,
+    reposition_steps: int = 4,
+) -> SkillResult:
+    """Throw daggers, darts or spears, or fire the quiver, at a hostile monster in a straight line.
+
+    Picks a hostile monster in one of the 8 directions within `max_range` with
+    nothing in between (walls, doors taken diagonally, other monsters — never
+    through a pet or a peaceful), and throws at it until it dies, leaves the
+    line, or the missiles run out. With none in line it first walks a few steps
+    to a square from which one is. Ammunition is used only with its launcher
+    wielded (arrows with a bow, bolts with a crossbow); daggers, knives, spears,
+    javelins, darts and shuriken are thrown by hand; the wielded weapon and
+    known-cursed items never. What is in the quiver is fired first. This is the
+    safe way to kill a floating eye, and a gas spore (never from next to it: it
+    explodes, so the hero first steps straight back from an adjacent one). The missiles land on the floor along the
+    line: walk there and pick them up (pickup_useful) afterwards.
+
+    Parameters:
+        target (str, ""): name (or part of it) of the monster to shoot; "" = nearest.
+        max_throws (int, 8): budget of throws.
+        max_range (int, 7): farthest target, in squares.
+        stop_when_adjacent (bool, False): stop with "target_adjacent" once it is
+            next to the hero (to switch to melee_fight).
+        reposition_steps (int, 4): with no target in line, walk up to this many
+            steps to a square from which one is (not next to any hostile).
+
+    Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
+    "nothing_to_throw", "no_target" (no hostile in a clear straight line),
+    "out_of_ammo", "target_lost" (it left the line or view), "target_adjacent"
+    (with stop_when_adjacent, or a gas spore next to the hero and no room to back off),
+    "failed" (the throw did not happen), "budget", "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    actions = 0
+    throws = 0
+    directions = []
+    tracked = None
+    infos = {}
+    stepped_back = 0
+    walked = 0
+    want = str(target or "").strip().lower()
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["throws"] = throws
+        if directions:
+            data["thrown_toward"] = directions
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    async def info(name):
+        if name not in infos:
+            try:
+                infos[name] = await nh.lookup_item(name)
+            except Exception:
+                infos[name] = None
+        return infos[name]
+
+    async def explodes(name):
+        try:
+            return any(a.startswith("explodes") for a in (await nh.lookup_monster(name)).attacks)
+        except Exception:
+            return False
+
+    async def missile():
+        """The best thing to throw: (item, use fire?) or (None, False)."""
+        eq = await nh.get_equipment()
+        launcher = None
+        wielded = eq.get("weapon")
+        if wielded is not None:
+            w = await info(wielded.name)
+            if w is not None and w.skill in LAUNCHERS and not w.extra.get("ammo_or_missile"):
+                launcher = w.skill
+        best, best_rank = None, None
+        for item in await nh.get_inventory():
+            if item.object_class != "weapon" or item.equipped in ("weapon", "off hand"):
+                continue
+            if item.blessed_cursed_unknown == "cursed":
+                continue
+            i = await info(item.name)
+            if i is None:
+                continue
+            kind = i.extra.get("ammo_or_missile")
+            if kind == "ammunition":
+                if launcher is None or i.skill != launcher:
+                    continue
+                rank = 0
+            elif kind == "missile":
+                rank = 2
+            elif i.skill in HAND_THROWN:
+                rank = 1 if i.skill in ("dagger", "knife") else 3
+            else:
+                continue
+            if item.equipped == "quiver":
+                rank -= 10
+            if best_rank is None or rank < best_rank:
+                best, best_rank = item, rank
+        return best, best is not None and best.equipped == "quiver"
+
+    item, _ = await missile()
+    if item is None:
+        return await finish("nothing_to_throw", False)
+
+    while throws < max_throws:
+        stats = await nh.get_stats()
+        hero = stats.position
+        monsters = await nh.get_visible_monsters()
+        occupied = {m.position for m in monsters}
+        level = await nh.get_current_level()
+
+        if tracked is None:
+            choices = []
+            for m in monsters:
+                if not _is_hostile(m) or (want and want not in m.name.lower()):
+                    continue
+                d = _line(hero, m.position, max_range)
+                if d and _clear(level, occupied - {m.position}, hero, m.position, d):
+                    choices.append(m)
+            if not choices:
+                targets = [m for m in monsters if _is_hostile(m) and (not want or want in m.name.lower())
+                           and m.position.steps_to(hero) <= max_range + reposition_steps]
+                spot, _ = (None, None)
+                if targets and walked < reposition_steps:
+                    spot, _ = _firing_spot(level, hero, targets, occupied, max_range, reposition_steps - walked)
+                if spot is None:
+                    return await finish("no_target", False)
+                res = await nh.move_to(spot)
+                actions += 1
+                walked += 1
+                if res.game_over:
+                    return await finish("game_over", False)
+                if not res.success:
+                    return await finish("no_target", False, error=res.error)
+                continue
+            current = min(choices, key=lambda m: m.position.steps_to(hero))
+        else:
+            same = [m for m in monsters if _is_hostile(m) and m.name == tracked[0]
+                    and m.position.steps_to(tracked[1]) <= 2]
+            if not same:
+                recent = " ".join(await nh.get_messages(4))
+                if KILLED.search(recent):
+                    return await finish("target_dead", True, target=tracked[0], killed_turn=stats.turn)
+                return await finish("target_lost", False, target=tracked[0])
+            current = min(same, key=lambda m: m.position.steps_to(tracked[1]))
+        tracked = (current.name, current.position)
+        d = _line(hero, current.position, max_range)
+        if not d or not _clear(level, occupied - {current.position}, hero, current.position, d):
+            return await finish("target_lost", False, target=current.name)
+        if stop_when_adjacent and current.position.is_adjacent(hero):
+            return await finish("target_adjacent", False, target=current.name)
+        if current.position.is_adjacent(hero) and await explodes(current.name):
+            # Killing it next to us would blow us up: step straight back, keeping the line.
+            back = hero.offset(current.position.direction_to(hero))
+            t = level.tile_at(back) if back.on_map() else None
+            if t is None or not t.is_walkable or t.has_trap or back in occupied or stepped_back >= 2:
+                return await finish("target_adjacent", False, target=current.name,
+                                    why="it explodes when killed and there is no room to step back")
+            res = await nh.move(current.position.direction_to(hero))
+            actions += 1
+            stepped_back += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            if not res.success:
+                return await finish("target_adjacent", False, target=current.name, error=res.error)
+            continue
+
+        item, fire = await missile()
+        if item is None:
+            return await finish("out_of_ammo", False, target=current.name)
+        res = await nh.fire(d) if fire else await nh.throw(item.slot, d)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if not res.success:
+            return await finish("failed", False, target=current.name, error=res.error)
+        throws += 1
+        directions.append(d)
+        if KILLED.search(" ".join(res.messages)):
+            s = await nh.get_stats()
+            return await finish("target_dead", True, target=current.name, killed_turn=s.turn,
+                                at=(current.position.x, current.position.y))
+    return await finish("budget", False, target=tracked[0] if tracked else None)

@@ -1,0 +1,118 @@
+import re
+
+CATEGORY = "escape"
+TRIGGERS = ("engulfed", "level_change")
+
+IGNORES = ("minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
+           "Death", "Pestilence", "Famine")
+
+
+def _ignores(m):
+    return m.char == "@" or m.name in IGNORES
+
+
+async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_attempts: int = 5) -> SkillResult:
+    """Engrave Elbereth in the dust here and stand on it, searching, while hostile monsters are adjacent.
+
+    Most monsters will not attack in melee a hero standing on "Elbereth" and flee
+    instead; humans (@), minotaurs, shopkeepers, guards and priests ignore it. A
+    dust engraving is often smudged as it is written ("Elbcreth" protects nobody),
+    so the skill reads it back (':') and engraves again until it is right, and
+    re-checks it while waiting. It never attacks from the square (fighting erases
+    the engraving). With `rest_to` it also stays until HP is back to that fraction.
+
+    Parameters:
+        max_turns (int, 40): most turns to stand there.
+        rest_to (float, 0.0): also rest until HP >= this fraction of max (0 = no).
+        max_attempts (int, 5): engravings tried before giving up.
+
+    Stopped reasons: "safe" (success: no hostile adjacent any more), "healed"
+    (success, with rest_to), "useless" (every adjacent hostile ignores Elbereth),
+    "ignored" (the hero keeps being hit on the square), "cannot_engrave"
+    (levitating, engulfed, or the text never came out right), "budget", "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    actions = 0
+    attempts = 0
+    hits = 0
+    read = ""
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["engraving"] = read
+        data["attempts"] = attempts
+        data["hp"] = s.hp
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    async def adjacent_hostiles():
+        hero = await nh.get_position()
+        return [m for m in await nh.get_visible_monsters()
+                if not m.is_peaceful and not m.is_tame and m.position.is_adjacent(hero)]
+
+    async def read_back():
+        nonlocal actions
+        res = await nh.send_keys(":")  # look here: takes no game time
+        actions += 1
+        m = re.search(r'You read: "(.*?)"', " ".join(res.messages))
+        return m.group(1) if m else ""
+
+    near = await adjacent_hostiles()
+    if near and all(_ignores(m) for m in near):
+        return await finish("useless", False, monsters=[m.name for m in near])
+
+    async def engrave():
+        """Engrave until the text reads Elbereth: "ok", "failed" or "dead"."""
+        nonlocal attempts, actions, read
+        while attempts < max_attempts:
+            attempts += 1
+            res = await nh.engrave("Elbereth")
+            actions += 1
+            if res.game_over:
+                return "dead"
+            if not res.success:
+                read = ""
+                return "failed"
+            read = await read_back()
+            if read.strip().lower() == "elbereth":
+                return "ok"
+        return "failed"
+
+    outcome = await engrave()
+    if outcome == "dead":
+        return await finish("game_over", False)
+    if outcome != "ok":
+        return await finish("cannot_engrave", False)
+
+    waited = 0
+    last_hp = (await nh.get_stats()).hp
+    while waited < max_turns:
+        stats = await nh.get_stats()
+        near = await adjacent_hostiles()
+        if stats.hp < last_hp and near:
+            hits += 1
+        last_hp = stats.hp
+        if near and all(_ignores(m) for m in near):
+            return await finish("useless", False, monsters=[m.name for m in near])
+        if hits >= 3:
+            return await finish("ignored", False, monsters=[m.name for m in near])
+        if not near:
+            if rest_to and stats.hp < stats.max_hp * rest_to:
+                pass  # keep resting on the square
+            elif rest_to:
+                return await finish("healed", True)
+            else:
+                return await finish("safe", True)
+        if waited % 8 == 7 or hits:
+            read = await read_back()
+            if read.strip().lower() != "elbereth":
+                outcome = await engrave()
+                if outcome != "ok":
+                    return await finish("game_over" if outcome == "dead" else "cannot_engrave", False)
+        res = await nh.search()
+        actions += 1
+        waited += 1
+        if res.game_over:
+            return await finish("game_over", False)
+    return await finish("budget", False)

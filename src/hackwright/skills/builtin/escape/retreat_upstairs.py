@@ -1,0 +1,192 @@
+import collections
+import re
+
+CATEGORY = "escape"
+TRIGGERS = ("engulfed",)
+
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")
+DOORS = ("doorway", "open door", "closed door")
+HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
+DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+                   "level teleporter", "hole", "trap door")
+STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+
+
+def _passable(tile):
+    return tile.is_walkable or tile.feature == "closed door"
+
+
+def _trapped(tile, risky=False):
+    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
+    way on); with risky — when no other way is left — only the really dangerous ones."""
+    if not tile.has_trap:
+        return False
+    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
+
+
+def _remember(memory, monsters, hero, turn):
+    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
+    they were last seen (they drop out of view as the hero walks, and a route chosen
+    without them would lead straight back to them). Forgotten when seen empty."""
+    for m in monsters:
+        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
+            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
+                      and p.steps_to(m.position) <= 3]:
+                del memory[p]
+            memory[m.position] = (m.name, turn)
+    here = {m.position for m in monsters}
+    for p in list(memory):
+        name, seen = memory[p]
+        horizon = 150 if name in AVOID else 10
+        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
+            del memory[p]
+    return set(memory)
+
+
+def _route(level, start, goals, avoid, risky=False):
+    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
+    enters an avoided square, or (None, None)."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
+    first = {start: ""}
+    todo = collections.deque([start])
+    while todo:
+        p = todo.popleft()
+        if p != start:
+            if p in goals:
+                return first[p], p
+            if not _passable(tiles[p.y][p.x]):
+                continue
+        door_here = tiles[p.y][p.x].feature in DOORS
+        for name, (dx, dy) in STEPS.items():
+            x, y = p.x + dx, p.y + dy
+            if not (0 <= x < cols and 0 <= y < rows):
+                continue
+            q = Position(x, y)
+            if q in first or q in avoid:
+                continue
+            t = tiles[y][x]
+            if dx and dy and (door_here or t.feature in DOORS):
+                continue
+            if q not in goals and (not _passable(t) or _trapped(t, risky)):
+                continue
+            first[q] = first[p] or name
+            todo.append(q)
+    return None, None
+
+
+def _stairs_here(messages, way):
+    """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
+    text = " ".join(messages)
+    return re.search(r"There is an? (staircase|ladder) " + way + r" here", text) is not None
+
+
+async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, max_steps: int = 200) -> SkillResult:
+    """Flee to the up stairs and climb them when HP is low (never on dungeon level 1, where that ends the game).
+
+    Walks to the known up staircase (or ladder) without stopping for monsters
+    — it is a retreat — but never bumps a floating eye, cockatrice or peaceful
+    monster; a hostile standing in the way is attacked. Going up puts a level
+    between the hero and whatever was hurting it (monsters adjacent may follow).
+    On dungeon level 1 the up stairs leave the dungeon and end the game, so it
+    refuses there.
+
+    Parameters:
+        hp_threshold (float, 0.5): only retreat when HP is below this fraction of max.
+        force (bool, False): retreat whatever the HP.
+        max_steps (int, 200): budget of game actions for the walk.
+
+    Stopped reasons: "went_up" (success; data.depth), "hp_ok", "refused_level_1",
+    "stairs_unknown", "no_path", "blocked", "failed", "budget", "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    here = (start.branch, start.level_in_branch)
+    actions = 0
+    stuck = 0
+    waited = 0
+    memory = {}  # square -> (monster name, turn seen): things not to bump
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["depth"] = s.dungeon_level
+        data["hp"] = s.hp
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    if start.dungeon_level <= 1:
+        return await finish("refused_level_1", False, why="the up stairs of level 1 leave the dungeon: game over")
+    if start.hp >= start.max_hp * hp_threshold and not force:
+        return await finish("hp_ok", False, max_hp=start.max_hp)
+    level = await nh.get_current_level()
+    target = level.stairs_up
+    if target is None:
+        # Just arrived? The up stairs are under the hero, not yet on the map: look.
+        look = await nh.send_keys(":")
+        actions += 1
+        if _stairs_here(look.messages, "up"):
+            target = start.position
+    if target is None:
+        return await finish("stairs_unknown", False)
+
+    async def step_toward(avoid):
+        hero = await nh.get_position()
+        path = await nh.find_path(target)
+        if path:
+            p, clear = hero, True
+            for d in path:
+                p = p.offset(d)
+                if p in avoid:
+                    clear = False
+                    break
+            if clear:
+                return await nh.move_to(target)
+        lvl = await nh.get_current_level()
+        d, _ = _route(lvl, hero, {target}, avoid)
+        if d is None:
+            d, _ = _route(lvl, hero, {target}, avoid, risky=True)
+        if d is None:
+            return None
+        if lvl.tile_at(hero.offset(d)).feature == "closed door":
+            return await nh.open_door(d)
+        return await nh.move(d)
+
+    while actions < max_steps:
+        stats = await nh.get_stats()
+        if (stats.branch, stats.level_in_branch) != here:
+            return await finish("failed", False, error="the level changed on the way")
+        hero = stats.position
+        if hero == target:
+            res = await nh.go_up()
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            after = await nh.get_stats()
+            if (after.branch, after.level_in_branch) != here:
+                return await finish("went_up", True)
+            return await finish("failed", False, error=res.error, messages=res.messages)
+        monsters = await nh.get_visible_monsters()
+        avoid = _remember(memory, monsters, hero, stats.turn) - {target}
+        res = await step_toward(avoid)
+        if res is None:
+            blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
+            lvl = await nh.get_current_level()
+            way, _ = _route(lvl, hero, {target}, set(), risky=True)
+            if way is None or not blockers:
+                return await finish("no_path", False)
+            if any(n not in AVOID for n in blockers) and waited < 8:
+                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
+                actions += 1
+                waited += 1
+                if res.game_over:
+                    return await finish("game_over", False)
+                continue
+            return await finish("blocked", False, blocked_by=blockers)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        moved = (await nh.get_position()) != hero
+        stuck = 0 if moved else stuck + 1
+        if stuck >= 10:
+            return await finish("blocked", False, error=res.error)
+    return await finish("budget", False)

@@ -1,0 +1,455 @@
+import collections
+
+CATEGORY = "exploration"
+TRIGGERS = ("low_hp", "engulfed")
+
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")  # bumping these is a melee attack
+DOORS = ("doorway", "open door", "closed door")
+HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
+DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+                   "level teleporter", "hole", "trap door")
+STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+
+
+def _passable(tile):
+    return tile.is_walkable or tile.feature == "closed door"
+
+
+def _trapped(tile, risky=False):
+    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
+    way on); with risky — when no other way is left — only the really dangerous ones."""
+    if not tile.has_trap:
+        return False
+    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
+
+
+def _hostile(m):
+    return not m.is_peaceful and not m.is_tame
+
+
+def _remember(memory, monsters, hero, turn):
+    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
+    they were last seen (they drop out of view as the hero walks, and a route chosen
+    without them would lead straight back to them). Forgotten when seen empty."""
+    for m in monsters:
+        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
+            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
+                      and p.steps_to(m.position) <= 3]:
+                del memory[p]
+            memory[m.position] = (m.name, turn)
+    here = {m.position for m in monsters}
+    for p in list(memory):
+        name, seen = memory[p]
+        horizon = 150 if name in AVOID else 10
+        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
+            del memory[p]
+    return set(memory)
+
+
+def _neighbours(level, p):
+    rows, cols = len(level.tiles), len(level.tiles[0])
+    for name, (dx, dy) in STEPS.items():
+        x, y = p.x + dx, p.y + dy
+        if 0 <= x < cols and 0 <= y < rows:
+            yield name, dx, dy, Position(x, y)
+
+
+def _route(level, start, goals, avoid, risky=False):
+    """Breadth-first: (first direction, goal) of a shortest walk from start to one of
+    goals that never enters an avoided square, or (None, None)."""
+    tiles = level.tiles
+    first = {start: ""}
+    todo = collections.deque([start])
+    while todo:
+        p = todo.popleft()
+        if p != start:
+            if p in goals:
+                return first[p], p
+            if not _passable(tiles[p.y][p.x]):
+                continue
+        door_here = tiles[p.y][p.x].feature in DOORS
+        for name, dx, dy, q in _neighbours(level, p):
+            if q in first or q in avoid:
+                continue
+            t = tiles[q.y][q.x]
+            if dx and dy and (door_here or t.feature in DOORS):
+                continue  # no diagonal moves into or out of doorways
+            if q not in goals and (not _passable(t) or _trapped(t, risky)):
+                continue
+            first[q] = first[p] or name
+            todo.append(q)
+    return None, None
+
+
+def _distances(level, start, avoid, risky=False):
+    """Steps from start to every reachable passable square."""
+    tiles = level.tiles
+    dist = {start: 0}
+    todo = collections.deque([start])
+    while todo:
+        p = todo.popleft()
+        door_here = tiles[p.y][p.x].feature in DOORS
+        for _, dx, dy, q in _neighbours(level, p):
+            if q in dist or q in avoid:
+                continue
+            t = tiles[q.y][q.x]
+            if not _passable(t) or _trapped(t, risky) or (dx and dy and (door_here or t.feature in DOORS)):
+                continue
+            dist[q] = dist[p] + 1
+            todo.append(q)
+    return dist
+
+
+def _frontiers(level, exclude):
+    """Passable squares next to a square nobody has looked at (what find_unexplored looks for)."""
+    out = set()
+    for row in level.tiles:
+        for t in row:
+            if t.position in exclude or not _passable(t):
+                continue
+            for _, _, _, q in _neighbours(level, t.position):
+                if level.tiles[q.y][q.x].description == "unexplored":
+                    out.add(t.position)
+                    break
+    return out
+
+
+def _search_spot(level, dist, per_spot, exclude):
+    """(square, searches it deserves): the reachable square where a hidden door or corridor
+    is likeliest — next to a wall or rock with much unseen space behind it, dead ends
+    first, little searched, near — or (None, 0)."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
+    pre = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for y in range(rows):
+        acc = 0
+        for x in range(cols):
+            acc += 0 if tiles[y][x].is_explored else 1
+            pre[y + 1][x + 1] = pre[y][x + 1] + acc
+
+    def unseen(cx, cy, r):
+        x0, x1 = max(1, cx - r), min(cols - 2, cx + r)
+        y0, y1 = max(1, cy - r), min(rows - 2, cy + r)
+        if x0 > x1 or y0 > y1:
+            return 0
+        return pre[y1 + 1][x1 + 1] - pre[y0][x1 + 1] - pre[y1 + 1][x0] + pre[y0][x0]
+
+    best, best_score = None, 0.0
+    for p, d in dist.items():
+        t = tiles[p.y][p.x]
+        if p in exclude or not t.is_walkable:
+            continue
+        open_sides, behind, total = 0, 0, 0
+        for _, dx, dy, q in _neighbours(level, p):
+            if _passable(tiles[q.y][q.x]):
+                open_sides += 1
+            else:
+                u = unseen(p.x + 3 * dx, p.y + 3 * dy, 2)
+                behind = max(behind, u)
+                total += u
+        dead_end = open_sides == 1 and t.feature is None
+        if t.search_count >= (2 * per_spot if dead_end else per_spot):
+            continue
+        if behind < 8 and not (dead_end and behind > 0):
+            continue
+        # Hidden doors in room walls are the commonest secret; corridors branch less often,
+        # but a corridor that stops dead usually goes on: search there longest.
+        weight = 1.0 if t.char == "." and t.feature is None else 0.4
+        score = (weight * behind + 0.1 * total + (15 if dead_end else 0)
+                 - 0.8 * t.search_count - 0.1 * d)
+        if score > best_score:
+            best, best_score = (p, 2 * per_spot if dead_end else per_spot), score
+    return best if best is not None else (None, 0)
+
+
+def _boulder_push(level, dist, tried):
+    """(square to stand on, direction, boulder) of the nearest push of a known boulder
+    into open or unexplored ground, or None."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
+    best = None
+    for row in tiles:
+        for t in row:
+            if not t.description.endswith("boulder"):
+                continue
+            b = t.position
+            for name, (dx, dy) in STEPS.items():
+                stand = Position(b.x - dx, b.y - dy)
+                if stand not in dist or (b, name) in tried:
+                    continue
+                x, y = b.x + dx, b.y + dy
+                if not (1 <= x < cols - 1 and 1 <= y < rows - 1):
+                    continue
+                beyond = tiles[y][x]
+                if not (beyond.is_walkable or beyond.description == "unexplored") or _trapped(beyond):
+                    continue
+                if dx and dy and any(tiles[p.y][p.x].feature in DOORS for p in (stand, b)):
+                    continue
+                if dx and dy and beyond.feature in DOORS:
+                    continue
+                if best is None or dist[stand] < best[0]:
+                    best = (dist[stand], stand, name, b)
+    return best[1:] if best else None
+
+
+def _map_shows(screen, ch):
+    lines = screen.split("\n")
+    return any(ch in line for line in lines[1:22])
+
+
+async def explore_level(
+    nh,
+    max_actions: int = 500,
+    stop_at_stairs: bool = False,
+    stop_on_hostile: bool = True,
+    hp_threshold: float = 0.34,
+    search_for_hidden: bool = True,
+    search_batch: int = 10,
+    searches_per_spot: int = 15,
+    max_search_turns: int = 400,
+    kick_locked_doors: bool = True,
+    max_kicks: int = 8,
+    push_boulders: bool = True,
+    max_pushes: int = 12,
+) -> SkillResult:
+    """Explore the current level: walk to every unexplored spot, open or kick doors, then search for hidden passages.
+
+    Walks to the nearest frontier (nh.find_unexplored) again and again. Closed doors
+    on the way are opened (move_to does it); a locked door is kicked open, except a
+    shop's (a shopkeeper in view, or the messages mention "closed for inventory")
+    and except after `max_kicks` kicks. Floating eyes, cockatrices and peaceful
+    monsters are walked around, never bumped. When no frontier is left and no down
+    stairs are known, it pushes boulders that may hide more of the level (not in
+    Sokoban), then searches for hidden doors and corridors: at dead ends and
+    next to walls with unexplored space behind them, `search_batch` turns at a
+    time, until a spot has been searched `searches_per_spot` times, then the next
+    spot, `max_search_turns` turns in all.
+
+    Parameters:
+        max_actions (int, 500): budget of game actions.
+        stop_at_stairs (bool, False): stop as soon as down stairs are known.
+        stop_on_hostile (bool, True): stop when a hostile monster (not a floating
+            eye) is adjacent, so the caller can fight it (e.g. melee_fight).
+        hp_threshold (float, 0.34): stop when HP falls below this fraction of max.
+        search_for_hidden (bool, True): search for hidden passages when nothing is
+            left to explore and no down stairs are known.
+        search_batch (int, 10): turns per search command.
+        searches_per_spot (int, 15): searches before trying another spot (twice
+            that at a corridor's dead end).
+        max_search_turns (int, 400): turns of searching in all.
+        kick_locked_doors (bool, True), max_kicks (int, 8): per door.
+        push_boulders (bool, True), max_pushes (int, 12): push boulders that may hide
+            the rest of the level (never in Sokoban) before searching.
+
+    Stopped reasons: "fully_explored" (success; data.stairs_down tells whether the
+    down stairs are known), "found_stairs" (with stop_at_stairs), "search_exhausted"
+    (nothing hidden found in the search budget), "blocked" (what is left lies behind
+    a floating eye, a peaceful monster or a door that stays shut), "hostile_adjacent",
+    "low_hp", "level_changed", "budget", "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    here = (start.branch, start.level_in_branch)
+    actions = 0
+    searched = 0
+    kicked = 0
+    skip = set()  # frontier squares given up on
+    shut = set()  # doors that stay shut: shop doors, kicked too often
+    bad_spots = set()
+    kicks = collections.Counter()
+    fails = collections.Counter()
+    spot, spot_limit = None, 0
+    pushes = 0
+    tried_pushes = set()
+    waited = 0
+    idle = 0
+    memory = {}  # square -> (monster name, turn seen): things not to bump
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        if not data.get("game_over"):
+            level = await nh.get_current_level()
+            sd = level.stairs_down
+            data["stairs_down"] = (sd.x, sd.y) if sd else None
+            data["explored_percentage"] = round(level.explored_percentage, 1)
+        data["search_turns"] = searched
+        data["kicks"] = kicked
+        data["boulder_pushes"] = pushes
+        if shut:
+            data["doors_left_shut"] = sorted((p.x, p.y) for p in shut)
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    async def step_toward(target, avoid):
+        """One step toward target around the avoided squares: (ActionResult, direction) or (None, None)."""
+        hero = await nh.get_position()
+        path = await nh.find_path(target)
+        if path:
+            p, clear = hero, True
+            for d in path:
+                p = p.offset(d)
+                if p in avoid:
+                    clear = False
+                    break
+            if clear:
+                return await nh.move_to(target), path[0]
+        level = await nh.get_current_level()
+        d, _ = _route(level, hero, {target}, avoid)
+        if d is None:
+            d, _ = _route(level, hero, {target}, avoid, risky=True)
+        if d is None:
+            return None, None
+        if level.tile_at(hero.offset(d)).feature == "closed door":
+            return await nh.open_door(d), d
+        return await nh.move(d), d
+
+    while actions < max_actions and idle < 60:
+        stats = await nh.get_stats()
+        if (stats.branch, stats.level_in_branch) != here:
+            return await finish("level_changed", False, depth=stats.dungeon_level)
+        if stats.hp < stats.max_hp * hp_threshold:
+            return await finish("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
+        hero = stats.position
+        monsters = await nh.get_visible_monsters()
+        if stop_on_hostile:
+            near = [m for m in monsters if _hostile(m) and m.name not in AVOID and m.position.is_adjacent(hero)]
+            if near:
+                m = near[0]
+                return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
+        avoid = _remember(memory, monsters, hero, stats.turn) | shut
+        if stop_at_stairs and _map_shows(await nh.get_screen(), ">"):
+            level = await nh.get_current_level()
+            if level.stairs_down is not None:
+                return await finish("found_stairs", True)
+
+        level = None
+        goal = None if avoid else await nh.find_unexplored()
+        leftover = goal is not None
+        if goal is None or goal in skip:
+            # Choose by our own walk: around what must not be bumped (the API's nearest
+            # frontier may lie behind it, and the two would take turns), over harmless
+            # traps the API will not plan across, never to frontiers given up on.
+            level = await nh.get_current_level()
+            every = _frontiers(level, skip)
+            leftover = leftover or bool(every)
+            _, goal = _route(level, hero, every, avoid)
+            if goal is None and every:
+                _, goal = _route(level, hero, every, avoid, risky=True)  # over a trap if it must be
+        if goal is None:
+            # Nothing reachable is left to explore.
+            level = level or await nh.get_current_level()
+            if level.stairs_down is not None or not search_for_hidden:
+                if leftover and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
+                    res = await nh.search()  # a peaceful monster may be in the way: let it wander off
+                    actions += 1
+                    waited += 1
+                    if res.game_over:
+                        return await finish("game_over", False, game_over=True)
+                    continue
+                if leftover:
+                    return await finish("blocked", False, avoided=sorted({n for n, _ in memory.values()}))
+                return await finish("fully_explored", True)
+            # A boulder in a corridor hides more often than a secret door: push it first.
+            push = None
+            if push_boulders and stats.branch != "Sokoban" and pushes < max_pushes:
+                push = (_boulder_push(level, _distances(level, hero, avoid), tried_pushes)
+                        or _boulder_push(level, _distances(level, hero, avoid, True), tried_pushes))
+            if push is not None:
+                stand, d, boulder = push
+                if hero != stand:
+                    res, _ = await step_toward(stand, avoid)
+                    if res is None or not res.success:
+                        tried_pushes.add((boulder, d))
+                    if res is not None:
+                        actions += 1
+                        if res.game_over:
+                            return await finish("game_over", False, game_over=True)
+                    continue
+                res = await nh.move(d)
+                actions += 1
+                pushes += 1
+                if res.game_over:
+                    return await finish("game_over", False, game_over=True)
+                if await nh.get_position() == hero:
+                    tried_pushes.add((boulder, d))  # it would not move that way
+                continue
+            if searched >= max_search_turns:
+                return await finish("blocked" if leftover else "search_exhausted", False)
+            if spot is None:
+                spot, spot_limit = _search_spot(level, _distances(level, hero, avoid), searches_per_spot,
+                                                bad_spots)
+                if spot is None:  # perhaps only across a trap
+                    spot, spot_limit = _search_spot(level, _distances(level, hero, avoid, True),
+                                                    searches_per_spot, bad_spots)
+                if spot is None and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
+                    res = await nh.search(2)  # a peaceful monster (a shopkeeper?) may be in the way
+                    actions += 1
+                    waited += 1
+                    if res.game_over:
+                        return await finish("game_over", False, game_over=True)
+                    continue
+                if spot is None:
+                    return await finish("blocked" if leftover else "search_exhausted", False)
+            if hero != spot:
+                res, _ = await step_toward(spot, avoid)
+                if res is None:
+                    bad_spots.add(spot)
+                    spot = None
+                    idle += 1
+                    continue
+                actions += 1
+                idle = 0
+                if res.game_over:
+                    return await finish("game_over", False, game_over=True)
+                if not res.success:
+                    fails[spot] += 1
+                    if fails[spot] >= 4:
+                        bad_spots.add(spot)
+                        spot = None
+                continue
+            before = stats.turn
+            res = await nh.search(search_batch)
+            actions += 1
+            idle = 0
+            if res.game_over:
+                return await finish("game_over", False, game_over=True)
+            searched += max(1, (await nh.get_stats()).turn - before)
+            tile = (await nh.get_current_level()).tile_at(hero)
+            if tile.search_count >= spot_limit:
+                bad_spots.add(spot)
+                spot = None
+            continue
+
+        spot = None
+        res, d = await step_toward(goal, avoid)
+        if res is None:
+            skip.add(goal)
+            idle += 1
+            continue
+        actions += 1
+        idle = 0
+        if res.game_over:
+            return await finish("game_over", False, game_over=True)
+        if res.success:
+            continue
+        err = (res.error or "").lower()
+        if "locked" in err and d:
+            door = hero.offset(d)
+            messages = " ".join(await nh.get_messages(20)).lower()
+            shop = "closed for inventory" in messages or any(m.name == "shopkeeper" for m in monsters)
+            if shop or not kick_locked_doors or kicks[door] >= max_kicks:
+                shut.add(door)
+                continue
+            kick = await nh.kick(d)
+            actions += 1
+            kicks[door] += 1
+            kicked += 1
+            if kick.game_over:
+                return await finish("game_over", False, game_over=True)
+            continue
+        fails[goal] += 1
+        if fails[goal] >= 6:  # e.g. a stuck door, a trap holding the hero: try elsewhere
+            skip.add(goal)
+    if idle >= 60:
+        return await finish("blocked", False)
+    return await finish("budget", False)

@@ -1,0 +1,210 @@
+import re
+
+CATEGORY = "inventory"
+TRIGGERS = ("monster", "engulfed")
+
+SKIP_FOOD = ("egg", "tin", "tripe ration", "lump of royal jelly", "corpse")
+GOOD_CORPSES = ("lichen corpse", "lizard corpse")
+TOOLS = ("key", "lock pick", "credit card", "bag", "sack", "lamp", "lantern", "unicorn horn", "blindfold",
+         "towel", "whistle", "mirror", "pick-axe", "stethoscope", "tinning kit", "magic marker", "horn")
+JUNK = ("boulder", "statue", "gray stone", "loadstone", "luckstone", "touchstone", "flint", "rock",
+        "iron chain", "heavy iron ball", "large box", "chest", "ice box", "figurine")
+LAUNCHERS = ("bow", "crossbow")
+HAND_THROWN = ("dagger", "knife", "dart", "shuriken")
+MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
+
+
+def _query(text):
+    q = text.lower()
+    q = re.sub(r"\s*\([^)]*\)", "", q)
+    q = re.sub(r"\s+(named|called) .*$", "", q)
+    q = re.sub(r"^((an?|the|\d+|blessed|uncursed|cursed|partly eaten|[+-]\d+)\s+)+", "", q.strip())
+    return q.replace("pair of ", "").replace("set of ", "").strip()
+
+
+def _enchantment(text):
+    m = re.search(r"(?:^|\s)([+-]\d+)\s", " " + text + " ")
+    return int(m.group(1)) if m else 0
+
+
+def _average(dice):
+    m = re.match(r"d(\d+)", dice or "")
+    return (int(m.group(1)) + 1) / 2 if m else 0.0
+
+
+async def pickup_useful(
+    nh,
+    max_items: int = 20,
+    take_gold: bool = True,
+    take_food: bool = True,
+    take_armor: bool = True,
+) -> SkillResult:
+    """Pick up the things on this square worth carrying, lightest and most valuable first, and stop before getting Burdened.
+
+    Takes: gold; wands, rings, amulets; potions and scrolls; safe light food
+    (rations, fruit, cookies, lichen and lizard corpses — no other corpses, eggs,
+    tins or tripe); daggers, knives, darts and shuriken for throwing, arrows or
+    bolts only with a matching launcher, a melee weapon clearly better than the
+    wielded one; armour better than what is worn in its slot (or for an empty slot;
+    no body armour or shield for a Monk); useful tools (keys, lock picks, bags,
+    lamps, unicorn horns, blindfolds, towels, whistles, mirrors, pick-axes); gems
+    and glass. Never: boulders, statues, gray stones (one may be a loadstone),
+    iron chains and balls, boxes, known-cursed things, or anything in a shop
+    ("for sale"). Each item is one pick-up; if one makes the hero Burdened it is
+    dropped again and the skill stops.
+
+    Parameters:
+        max_items (int, 20): most items to pick up.
+        take_gold (bool, True), take_food (bool, True), take_armor (bool, True).
+
+    Stopped reasons: "picked_up" (success; data.items), "nothing_here",
+    "nothing_useful" (data.left says why items were left), "burdened" (data.items
+    taken before), "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    actions = 0
+    taken = []
+    left = {}
+    infos = {}
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["items"] = taken
+        if left:
+            data["left"] = left
+        data["encumbrance"] = s.encumbrance
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    async def info(text):
+        q = _query(text)
+        if q not in infos:
+            try:
+                infos[q] = await nh.lookup_item(q)
+            except Exception:
+                infos[q] = None
+        return infos[q]
+
+    here = await nh.get_items_here()
+    if not here:
+        return await finish("nothing_here", False)
+
+    inventory = await nh.get_inventory()
+    equipment = await nh.get_equipment()
+    monk = bool(MONK_TITLES.search(await nh.get_screen())) and equipment.get("weapon") is None
+    launchers = set()
+    for item in inventory:
+        i = await info(item.text) if item.object_class == "weapon" else None
+        if i is not None and i.skill in LAUNCHERS and not i.extra.get("ammo_or_missile"):
+            launchers.add(i.skill)
+    wielded = equipment.get("weapon")
+    current = 1.5
+    if wielded is not None:
+        w = await info(wielded.text)
+        current = (_average(w.damage_small) if w else 3.5) + _enchantment(wielded.text)
+
+    async def judge(item):
+        """(rank, reason) if worth taking, else (None, why not)."""
+        text = item.text.lower()
+        q = _query(item.text)
+        if "for sale" in text or "unpaid" in text:
+            return None, "in a shop"
+        if item.blessed_cursed_unknown == "cursed":
+            return None, "cursed"
+        if any(q == j or q.endswith(" " + j) or q.startswith(j) or q.endswith(j + "s") for j in JUNK):
+            return None, "junk or dangerous to carry"
+        if "corpse" in q:
+            if take_food and any(c in q for c in GOOD_CORPSES):
+                return 3, "never-rotting food"
+            return None, "corpse"
+        i = await info(item.text)
+        if i is None:
+            return None, "unknown item"
+        cls = i.object_class
+        if cls == "coin":
+            return (0, "gold") if take_gold else (None, "gold not wanted")
+        if cls in ("wand", "ring", "amulet"):
+            return 1, cls
+        if cls in ("potion", "scroll"):
+            return 2, cls
+        if cls == "food":
+            if not take_food or any(q == f or q.endswith(" " + f) or q.endswith(f + "s") for f in SKIP_FOOD):
+                return None, "food not worth carrying"
+            return 3, "food"
+        if cls == "weapon":
+            kind = i.extra.get("ammo_or_missile")
+            if kind == "ammunition":
+                return (4, "ammunition for your launcher") if i.skill in launchers else (None, "no launcher")
+            if kind == "missile" or i.skill in HAND_THROWN:
+                return 4, "for throwing"
+            if monk:
+                return None, "martial arts beat weapons"
+            better = _average(i.damage_small) + _enchantment(item.text) - current
+            two_handed = i.extra.get("two_handed") and equipment.get("shield") is not None
+            if better >= 1.5 and i.weight <= 120 and not two_handed:
+                return 6, "better melee weapon"
+            return None, "not better than your weapon"
+        if cls == "armor":
+            if not take_armor:
+                return None, "armor not wanted"
+            slot = i.armor_slot
+            if slot is None:
+                return None, "unknown armor"
+            if monk and slot in ("body armor", "shield"):
+                return None, "hinders a Monk's martial arts"
+            worn = equipment.get(slot)
+            if i.armor_class is None:
+                return (7, "for an empty slot") if worn is None else (None, "unknown armor")
+            value = i.armor_class + _enchantment(item.text)
+            if worn is None:
+                return 5, "for an empty slot"
+            w = await info(worn.text)
+            worn_value = (w.armor_class or 0 if w else 0) + _enchantment(worn.text)
+            if value > worn_value:
+                return 5, "better than your " + slot
+            return None, "not better than your " + slot
+        if cls == "tool":
+            if any(q == t or q.endswith(t) for t in TOOLS):
+                return 6, "useful tool"
+            return None, "tool not worth carrying"
+        if cls == "gem":
+            return 7, "gem or glass"
+        return None, "not worth carrying"
+
+    plan = []
+    for item in here:
+        rank, why = await judge(item)
+        if rank is None:
+            left[item.text] = why
+        else:
+            w = await info(item.text)
+            plan.append((rank, w.weight if w else 10, item.text, why))
+    plan.sort()
+    if not plan:
+        return await finish("nothing_useful", False)
+
+    burdened = start.encumbrance != "Unencumbered"
+    for rank, weight, text, why in plan[:max_items]:
+        before = {i.slot: i.quantity for i in await nh.get_inventory()}
+        res = await nh.pickup(text.lower())
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if not res.success:
+            left[text] = res.error or "pick-up failed"
+            continue
+        taken.append(text)
+        stats = await nh.get_stats()
+        if stats.encumbrance != "Unencumbered" and not burdened:
+            new = [i for i in await nh.get_inventory() if i.slot not in before]
+            if new:
+                drop = await nh.drop(new[0].slot)
+                actions += 1
+                if drop.game_over:
+                    return await finish("game_over", False)
+                if drop.success:
+                    taken.pop()
+                    left[text] = "too heavy"
+            return await finish("burdened", bool(taken))
+    return await finish("picked_up", True)

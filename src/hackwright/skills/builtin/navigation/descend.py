@@ -1,0 +1,243 @@
+import collections
+import re
+
+CATEGORY = "navigation"
+TRIGGERS = ("engulfed",)
+
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")
+DOORS = ("doorway", "open door", "closed door")
+HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
+DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+                   "level teleporter", "hole", "trap door")
+STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+
+
+def _passable(tile):
+    return tile.is_walkable or tile.feature == "closed door"
+
+
+def _trapped(tile, risky=False):
+    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
+    way on); with risky — when no other way is left — only the really dangerous ones."""
+    if not tile.has_trap:
+        return False
+    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
+
+
+def _remember(memory, monsters, hero, turn):
+    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
+    they were last seen (they drop out of view as the hero walks, and a route chosen
+    without them would lead straight back to them). Forgotten when seen empty."""
+    for m in monsters:
+        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
+            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
+                      and p.steps_to(m.position) <= 3]:
+                del memory[p]
+            memory[m.position] = (m.name, turn)
+    here = {m.position for m in monsters}
+    for p in list(memory):
+        name, seen = memory[p]
+        horizon = 150 if name in AVOID else 10
+        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
+            del memory[p]
+    return set(memory)
+
+
+def _route(level, start, goals, avoid, risky=False):
+    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
+    enters an avoided square, or (None, None)."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
+    first = {start: ""}
+    todo = collections.deque([start])
+    while todo:
+        p = todo.popleft()
+        if p != start:
+            if p in goals:
+                return first[p], p
+            if not _passable(tiles[p.y][p.x]):
+                continue
+        door_here = tiles[p.y][p.x].feature in DOORS
+        for name, (dx, dy) in STEPS.items():
+            x, y = p.x + dx, p.y + dy
+            if not (0 <= x < cols and 0 <= y < rows):
+                continue
+            q = Position(x, y)
+            if q in first or q in avoid:
+                continue
+            t = tiles[y][x]
+            if dx and dy and (door_here or t.feature in DOORS):
+                continue
+            if q not in goals and (not _passable(t) or _trapped(t, risky)):
+                continue
+            first[q] = first[p] or name
+            todo.append(q)
+    return None, None
+
+
+def _stairs_here(messages, way):
+    """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
+    text = " ".join(messages)
+    return re.search(r"There is an? (staircase|ladder) " + way + r" here", text) is not None
+
+
+def _holes(level):
+    """Known holes and trap doors: a way down when the stairs cannot be reached."""
+    return {t.position for row in level.tiles for t in row if t.trap_type in ("hole", "trap door")}
+
+
+async def descend(
+    nh,
+    hp_threshold: float = 0.5,
+    force: bool = False,
+    max_steps: int = 300,
+    stop_on_hostile: bool = True,
+    kick_locked_doors: bool = True,
+    max_kicks: int = 8,
+) -> SkillResult:
+    """Go to the down stairs of this level and go down them (refuses when HP is low unless forced).
+
+    Walks to the known down staircase (or ladder) like go_to_stairs — around
+    floating eyes and peaceful monsters, kicking locked doors open — and presses
+    '>'. When no stairs are known or they cannot be reached, a known hole or trap
+    door serves instead (data.via says which). Arriving on a new level
+    with little HP is how characters die, so with HP below `hp_threshold` of max it
+    refuses unless `force` is set. A hostile adjacent on the way stops it (unless
+    stop_on_hostile is False); once on the stairs it goes down even with a monster
+    next to it (monsters adjacent may follow).
+
+    Parameters:
+        hp_threshold (float, 0.5): refuse below this fraction of max HP.
+        force (bool, False): go down even with low HP (e.g. to flee).
+        max_steps (int, 300): budget of game actions for the walk.
+        stop_on_hostile (bool, True): stop the walk when a hostile is adjacent.
+        kick_locked_doors (bool, True), max_kicks (int, 8): kick a locked door on the
+            way open (never a shop's: "door_locked" then).
+
+    Stopped reasons: "descended" (success; data.depth is the new depth),
+    "hp_too_low", "stairs_unknown", "hostile_adjacent", "no_path", "blocked",
+    "door_locked", "failed" (the stairs did not take the hero down), "budget",
+    "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    depth0 = start.dungeon_level
+    here = (start.branch, start.level_in_branch)
+    actions = 0
+    stuck = 0
+    waited = 0
+    kicks = 0
+    memory = {}  # square -> (monster name, turn seen): things not to bump
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["depth"] = s.dungeon_level
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    if start.hp < start.max_hp * hp_threshold and not force:
+        return await finish("hp_too_low", False, hp=start.hp, max_hp=start.max_hp,
+                            hint="rest (rest_until_healed) or pass force=True")
+    level = await nh.get_current_level()
+    target = level.stairs_down
+    if target is None:
+        look = await nh.send_keys(":")  # the square under the hero is not on the map yet
+        actions += 1
+        if _stairs_here(look.messages, "down"):
+            target = start.position
+    via = "stairs"
+    if target is None:
+        # No stairs known: a known hole or trap door also leads down.
+        d, hole = _route(level, start.position, _holes(level), set(), risky=True)
+        if hole is None:
+            return await finish("stairs_unknown", False, explored_percentage=round(level.explored_percentage, 1))
+        target, via = hole, "hole"
+
+    async def step_toward(avoid):
+        hero = await nh.get_position()
+        path = await nh.find_path(target)
+        if path:
+            p, clear = hero, True
+            for d in path:
+                p = p.offset(d)
+                if p in avoid:
+                    clear = False
+                    break
+            if clear:
+                return await nh.move_to(target), path[0]
+        lvl = await nh.get_current_level()
+        d, _ = _route(lvl, hero, {target}, avoid)
+        if d is None:
+            d, _ = _route(lvl, hero, {target}, avoid, risky=True)
+        if d is None:
+            return None, None
+        if lvl.tile_at(hero.offset(d)).feature == "closed door":
+            return await nh.open_door(d), d
+        return await nh.move(d), d
+
+    while actions < max_steps:
+        stats = await nh.get_stats()
+        hero = stats.position
+        if (stats.branch, stats.level_in_branch) != here:
+            if stats.dungeon_level > depth0:
+                return await finish("descended", True, via=via if via == "hole" else "fell on the way")
+            return await finish("failed", False, error="the level changed on the way")
+        if hero == target:
+            res = await nh.go_down()  # on a trap door or hole, '>' jumps in
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            after = await nh.get_stats()
+            if (after.branch, after.level_in_branch) != here or after.dungeon_level != depth0:
+                return await finish("descended", True, branch=after.branch, via=via)
+            return await finish("failed", False, error=res.error, messages=res.messages)
+        monsters = await nh.get_visible_monsters()
+        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in AVOID
+                and m.position.is_adjacent(hero)]
+        if stop_on_hostile and near:
+            m = near[0]
+            return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
+        avoid = _remember(memory, monsters, hero, stats.turn) - {target}
+        res, d = await step_toward(avoid)
+        if res is None:
+            blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
+            lvl = await nh.get_current_level()
+            way, _ = _route(lvl, hero, {target}, set(), risky=True)
+            if way is None and via == "stairs":
+                _, hole = _route(lvl, hero, _holes(lvl), avoid, risky=True)
+                if hole is not None:
+                    target, via = hole, "hole"  # the stairs cannot be reached; a hole leads down too
+                    continue
+            if way is None or not blockers:
+                return await finish("no_path", False, stairs=(target.x, target.y))
+            if any(n not in AVOID for n in blockers) and waited < 8:
+                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
+                actions += 1
+                waited += 1
+                if res.game_over:
+                    return await finish("game_over", False)
+                continue
+            return await finish("blocked", False, blocked_by=blockers)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if res.success:
+            moved = (await nh.get_position()) != hero
+            stuck = 0 if moved or near else stuck + 1
+        else:
+            if "locked" in (res.error or "").lower() and d:
+                door = hero.offset(d)
+                text = " ".join(await nh.get_messages(20)).lower()
+                shop = "closed for inventory" in text or any(m.name == "shopkeeper" for m in monsters)
+                if shop or not kick_locked_doors or kicks >= max_kicks:
+                    return await finish("door_locked", False, door=(door.x, door.y), direction=d, shop=shop)
+                kick = await nh.kick(d)  # a locked door on the way: kick it in
+                actions += 1
+                kicks += 1
+                if kick.game_over:
+                    return await finish("game_over", False)
+                continue
+            stuck += 1
+        if stuck >= 8:
+            return await finish("blocked", False, error=res.error)
+    return await finish("budget", False)

@@ -1,0 +1,191 @@
+import collections
+
+CATEGORY = "navigation"
+TRIGGERS = ("low_hp", "level_change", "engulfed")
+
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")
+DOORS = ("doorway", "open door", "closed door")
+HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
+DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+                   "level teleporter", "hole", "trap door")
+STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+
+
+def _passable(tile):
+    return tile.is_walkable or tile.feature == "closed door"
+
+
+def _trapped(tile, risky=False):
+    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
+    way on); with risky — when no other way is left — only the really dangerous ones."""
+    if not tile.has_trap:
+        return False
+    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
+
+
+def _remember(memory, monsters, hero, turn):
+    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
+    they were last seen (they drop out of view as the hero walks, and a route chosen
+    without them would lead straight back to them). Forgotten when seen empty."""
+    for m in monsters:
+        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
+            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
+                      and p.steps_to(m.position) <= 3]:
+                del memory[p]
+            memory[m.position] = (m.name, turn)
+    here = {m.position for m in monsters}
+    for p in list(memory):
+        name, seen = memory[p]
+        horizon = 150 if name in AVOID else 10
+        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
+            del memory[p]
+    return set(memory)
+
+
+def _route(level, start, goals, avoid, risky=False):
+    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
+    enters an avoided square, or (None, None)."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
+    first = {start: ""}
+    todo = collections.deque([start])
+    while todo:
+        p = todo.popleft()
+        if p != start:
+            if p in goals:
+                return first[p], p
+            if not _passable(tiles[p.y][p.x]):
+                continue
+        door_here = tiles[p.y][p.x].feature in DOORS
+        for name, (dx, dy) in STEPS.items():
+            x, y = p.x + dx, p.y + dy
+            if not (0 <= x < cols and 0 <= y < rows):
+                continue
+            q = Position(x, y)
+            if q in first or q in avoid:
+                continue
+            t = tiles[y][x]
+            if dx and dy and (door_here or t.feature in DOORS):
+                continue
+            if q not in goals and (not _passable(t) or _trapped(t, risky)):
+                continue
+            first[q] = first[p] or name
+            todo.append(q)
+    return None, None
+
+
+async def go_to(
+    nh,
+    x: int,
+    y: int,
+    max_steps: int = 200,
+    stop_on_hostile: bool = True,
+    hp_threshold: float = 0.0,
+) -> SkillResult:
+    """Walk to a square of the current level, around floating eyes and peaceful monsters.
+
+    Re-plans every step over the remembered map (nh.move_to, which opens closed
+    doors on the way). A floating eye, cockatrice or peaceful monster on the route
+    is walked around, never bumped; if it blocks the only way (a corridor) the skill
+    stops with "blocked" rather than attack it. A locked door on the route stops it
+    with "door_locked" (kick it with nh.kick, or use explore_level, which does).
+
+    Parameters:
+        x, y (int): the target square (map column 0..78, row 0..20).
+        max_steps (int, 200): budget of game actions.
+        stop_on_hostile (bool, True): stop when a hostile monster (not a floating
+            eye) is adjacent; with False the hero attacks whatever blocks the way.
+        hp_threshold (float, 0.0): stop when HP falls below this fraction of max.
+
+    Stopped reasons: "arrived" (success), "hostile_adjacent", "no_path", "blocked",
+    "door_locked", "low_hp", "level_changed", "budget", "game_over", "bad_target".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    here = (start.branch, start.level_in_branch)
+    actions = 0
+    stuck = 0
+    waited = 0
+    memory = {}  # square -> (monster name, turn seen): things not to bump
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["position"] = (s.position.x, s.position.y) if s.position else None
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    try:
+        target = Position(int(x), int(y))
+    except (TypeError, ValueError):
+        target = Position(-1, -1)
+    if not (0 <= target.x <= 78 and 0 <= target.y <= 20):
+        return await finish("bad_target", False, error=f"({x}, {y}) is off the map: x must be 0..78, y 0..20")
+
+    async def step_toward(avoid):
+        hero = await nh.get_position()
+        path = await nh.find_path(target)
+        if path:
+            p, clear = hero, True
+            for d in path:
+                p = p.offset(d)
+                if p in avoid:
+                    clear = False
+                    break
+            if clear:
+                return await nh.move_to(target), path[0]
+        level = await nh.get_current_level()
+        d, _ = _route(level, hero, {target}, avoid)
+        if d is None:
+            d, _ = _route(level, hero, {target}, avoid, risky=True)
+        if d is None:
+            return None, None
+        if level.tile_at(hero.offset(d)).feature == "closed door":
+            return await nh.open_door(d), d
+        return await nh.move(d), d
+
+    while actions < max_steps:
+        stats = await nh.get_stats()
+        hero = stats.position
+        if hero == target:
+            return await finish("arrived", True)
+        if (stats.branch, stats.level_in_branch) != here:
+            return await finish("level_changed", False, depth=stats.dungeon_level)
+        if stats.hp < stats.max_hp * hp_threshold:
+            return await finish("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
+        monsters = await nh.get_visible_monsters()
+        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in AVOID
+                and m.position.is_adjacent(hero)]
+        if stop_on_hostile:
+            if near:
+                m = near[0]
+                return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
+        avoid = _remember(memory, monsters, hero, stats.turn) - {target}
+        res, d = await step_toward(avoid)
+        if res is None:
+            blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
+            lvl = await nh.get_current_level()
+            way, _ = _route(lvl, hero, {target}, set(), risky=True)
+            if way is None or not blockers:
+                return await finish("no_path", False)
+            if any(n not in AVOID for n in blockers) and waited < 8:
+                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
+                actions += 1
+                waited += 1
+                if res.game_over:
+                    return await finish("game_over", False)
+                continue
+            return await finish("blocked", False, blocked_by=blockers)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if res.success:
+            moved = (await nh.get_position()) != hero
+            stuck = 0 if moved or near else stuck + 1  # fighting through a monster is progress
+        else:
+            if "locked" in (res.error or "").lower() and d:
+                door = hero.offset(d)
+                return await finish("door_locked", False, door=(door.x, door.y), direction=d)
+            stuck += 1
+        if stuck >= 8:
+            return await finish("blocked", False, error=res.error)
+    return await finish("budget", False)

@@ -1,0 +1,216 @@
+import collections
+import re
+
+CATEGORY = "navigation"
+TRIGGERS = ("low_hp", "level_change", "engulfed")
+
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")
+DOORS = ("doorway", "open door", "closed door")
+HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
+DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+                   "level teleporter", "hole", "trap door")
+STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
+
+
+def _passable(tile):
+    return tile.is_walkable or tile.feature == "closed door"
+
+
+def _trapped(tile, risky=False):
+    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
+    way on); with risky — when no other way is left — only the really dangerous ones."""
+    if not tile.has_trap:
+        return False
+    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
+
+
+def _remember(memory, monsters, hero, turn):
+    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
+    they were last seen (they drop out of view as the hero walks, and a route chosen
+    without them would lead straight back to them). Forgotten when seen empty."""
+    for m in monsters:
+        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
+            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
+                      and p.steps_to(m.position) <= 3]:
+                del memory[p]
+            memory[m.position] = (m.name, turn)
+    here = {m.position for m in monsters}
+    for p in list(memory):
+        name, seen = memory[p]
+        horizon = 150 if name in AVOID else 10
+        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
+            del memory[p]
+    return set(memory)
+
+
+def _route(level, start, goals, avoid, risky=False):
+    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
+    enters an avoided square, or (None, None)."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
+    first = {start: ""}
+    todo = collections.deque([start])
+    while todo:
+        p = todo.popleft()
+        if p != start:
+            if p in goals:
+                return first[p], p
+            if not _passable(tiles[p.y][p.x]):
+                continue
+        door_here = tiles[p.y][p.x].feature in DOORS
+        for name, (dx, dy) in STEPS.items():
+            x, y = p.x + dx, p.y + dy
+            if not (0 <= x < cols and 0 <= y < rows):
+                continue
+            q = Position(x, y)
+            if q in first or q in avoid:
+                continue
+            t = tiles[y][x]
+            if dx and dy and (door_here or t.feature in DOORS):
+                continue
+            if q not in goals and (not _passable(t) or _trapped(t, risky)):
+                continue
+            first[q] = first[p] or name
+            todo.append(q)
+    return None, None
+
+
+def _stairs_here(messages, way):
+    """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
+    text = " ".join(messages)
+    return re.search(r"There is an? (staircase|ladder) " + way + r" here", text) is not None
+
+
+async def go_to_stairs(
+    nh,
+    direction: str = "down",
+    max_steps: int = 300,
+    stop_on_hostile: bool = True,
+    kick_locked_doors: bool = True,
+    max_kicks: int = 8,
+) -> SkillResult:
+    """Walk to the known down (or up) staircase of this level, around floating eyes and peaceful monsters.
+
+    Uses the stairs the hero has seen (DungeonLevel.stairs_down / stairs_up; a
+    ladder counts). Walks like go_to: re-plans each step, opens doors, never bumps
+    a floating eye, cockatrice or peaceful monster, stops when a hostile is
+    adjacent (unless stop_on_hostile is False). It does not take the stairs: use
+    descend, or nh.go_down() / nh.go_up() once there.
+
+    Parameters:
+        direction (str, "down"): "down" or "up".
+        max_steps (int, 300): budget of game actions.
+        stop_on_hostile (bool, True): stop when a hostile monster is adjacent.
+        kick_locked_doors (bool, True), max_kicks (int, 8): kick a locked door on the
+            way open (never a shop's: "door_locked" then).
+
+    Stopped reasons: "arrived" (success), "stairs_unknown" (explore first),
+    "hostile_adjacent", "no_path", "blocked", "door_locked", "level_changed",
+    "budget", "game_over", "bad_direction".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    here = (start.branch, start.level_in_branch)
+    actions = 0
+    stuck = 0
+    waited = 0
+    kicks = 0
+    memory = {}  # square -> (monster name, turn seen): things not to bump
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["position"] = (s.position.x, s.position.y) if s.position else None
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    way = str(direction).strip().lower()
+    way = {"<": "up", ">": "down", "u": "up", "d": "down"}.get(way, way)
+    if way not in ("up", "down"):
+        return await finish("bad_direction", False, error=f"direction must be 'down' or 'up', not {direction!r}")
+    level = await nh.get_current_level()
+    target = level.stairs_down if way == "down" else level.stairs_up
+    if target is None:
+        # The square under the hero is not on the map until he steps off it (e.g. the up
+        # stairs he arrived by): look.
+        look = await nh.send_keys(":")
+        actions += 1
+        if _stairs_here(look.messages, way):
+            target = start.position
+    if target is None:
+        return await finish("stairs_unknown", False, direction=way,
+                            explored_percentage=round(level.explored_percentage, 1))
+
+    async def step_toward(avoid):
+        hero = await nh.get_position()
+        path = await nh.find_path(target)
+        if path:
+            p, clear = hero, True
+            for d in path:
+                p = p.offset(d)
+                if p in avoid:
+                    clear = False
+                    break
+            if clear:
+                return await nh.move_to(target), path[0]
+        lvl = await nh.get_current_level()
+        d, _ = _route(lvl, hero, {target}, avoid)
+        if d is None:
+            d, _ = _route(lvl, hero, {target}, avoid, risky=True)
+        if d is None:
+            return None, None
+        if lvl.tile_at(hero.offset(d)).feature == "closed door":
+            return await nh.open_door(d), d
+        return await nh.move(d), d
+
+    while actions < max_steps:
+        stats = await nh.get_stats()
+        hero = stats.position
+        if hero == target:
+            return await finish("arrived", True, stairs=(target.x, target.y), direction=way)
+        if (stats.branch, stats.level_in_branch) != here:
+            return await finish("level_changed", False, depth=stats.dungeon_level)
+        monsters = await nh.get_visible_monsters()
+        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in AVOID
+                and m.position.is_adjacent(hero)]
+        if stop_on_hostile and near:
+            m = near[0]
+            return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
+        avoid = _remember(memory, monsters, hero, stats.turn) - {target}
+        res, d = await step_toward(avoid)
+        if res is None:
+            blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
+            lvl = await nh.get_current_level()
+            way, _ = _route(lvl, hero, {target}, set(), risky=True)
+            if way is None or not blockers:
+                return await finish("no_path", False, stairs=(target.x, target.y))
+            if any(n not in AVOID for n in blockers) and waited < 8:
+                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
+                actions += 1
+                waited += 1
+                if res.game_over:
+                    return await finish("game_over", False)
+                continue
+            return await finish("blocked", False, blocked_by=blockers)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if res.success:
+            moved = (await nh.get_position()) != hero
+            stuck = 0 if moved or near else stuck + 1
+        else:
+            if "locked" in (res.error or "").lower() and d:
+                door = hero.offset(d)
+                text = " ".join(await nh.get_messages(20)).lower()
+                shop = "closed for inventory" in text or any(m.name == "shopkeeper" for m in monsters)
+                if shop or not kick_locked_doors or kicks >= max_kicks:
+                    return await finish("door_locked", False, door=(door.x, door.y), direction=d, shop=shop)
+                kick = await nh.kick(d)  # a locked door on the way: kick it in
+                actions += 1
+                kicks += 1
+                if kick.game_over:
+                    return await finish("game_over", False)
+                continue
+            stuck += 1
+        if stuck >= 8:
+            return await finish("blocked", False, error=res.error)
+    return await finish("budget", False)

@@ -1,0 +1,68 @@
+CATEGORY = "resource"
+TRIGGERS = ()
+
+MAJOR_EFFECTS = ("Stoned", "Slimed", "Strangled", "Food poisoned", "Ill")
+MINOR_EFFECTS = ("Blind", "Stunned", "Confused", "Hallucinating")
+
+
+def _trouble(stats, effects):
+    """('major' | 'minor' | 'none', reasons)."""
+    major, minor = [], []
+    if stats.max_hp > 0 and (stats.hp <= 5 or stats.hp * 7 <= stats.max_hp):
+        major.append(f"low HP {stats.hp}/{stats.max_hp}")
+    if stats.hunger.severity >= HungerState.WEAK.severity:
+        major.append(stats.hunger.value)
+    major += [e for e in effects if e in MAJOR_EFFECTS]
+    if stats.hunger == HungerState.HUNGRY:
+        minor.append("Hungry")
+    minor += [e for e in effects if e in MINOR_EFFECTS]
+    if major:
+        return "major", major
+    if minor:
+        return "minor", minor
+    return "none", []
+
+
+async def pray_when_safe(nh, allow_minor: bool = False) -> SkillResult:
+    """Pray, but only when in trouble and the prayer timeout allows it.
+
+    Major trouble: HP below 1/7 of max or at most 5, Weak or Fainting from hunger,
+    turning to stone, slimed, strangled, food poisoned or ill — prayed for when
+    nh.get_prayer_timeout() is at most 200. Minor trouble (Hungry, Blind, Stunned,
+    Confused, Hallucinating) only with `allow_minor` and a timeout of at most 100.
+    Without trouble it never prays: that wastes the prayer and can anger the god.
+    A successful prayer usually fixes the trouble (HP restored, hunger reset).
+
+    Parameters:
+        allow_minor (bool, False): also pray for minor trouble.
+
+    Stopped reasons: "prayed" (success; data.trouble, data.fixed), "no_trouble",
+    "too_soon" (data.timeout), "prayer_failed", "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    actions = 0
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    effects = await nh.get_status_effects()
+    level, reasons = _trouble(start, effects)
+    timeout = await nh.get_prayer_timeout()
+    if level == "none" or (level == "minor" and not allow_minor):
+        return await finish("no_trouble", False, timeout=timeout, minor_trouble=reasons)
+    limit = 200 if level == "major" else 100
+    if timeout > limit:
+        return await finish("too_soon", False, trouble=reasons, timeout=timeout, needed=f"<= {limit}")
+    res = await nh.pray()
+    actions += 1
+    if res.game_over:
+        return await finish("game_over", False, trouble=reasons)
+    after = await nh.get_stats()
+    left, _ = _trouble(after, await nh.get_status_effects())
+    if not res.success:
+        return await finish("prayer_failed", False, trouble=reasons, error=res.error, messages=res.messages[-4:])
+    return await finish("prayed", True, trouble=reasons, fixed=left == "none" or (level == "major" and left != "major"),
+                        hp=after.hp, max_hp=after.max_hp, hunger=after.hunger.value)

@@ -1,0 +1,84 @@
+"""Scenarios for the inventory skills (pickup_useful, wear_better_armor, wield_better_weapon)."""
+
+from __future__ import annotations
+
+from .conftest import run_skill
+
+
+async def test_pickup_useful_takes_the_useful_things_from_a_pile_and_leaves_the_junk(play):
+    api = play("item_pile")
+    r = (await run_skill(api, "pickup_useful")).result
+    assert r.stopped_reason == "picked_up" and r.success, r
+    carried = " | ".join(i.text for i in await api.get_inventory())
+    for wanted in ("wand", "ring", "potion", "scroll", "2 daggers", "lichen corpse", "leather gloves", "plate mail"):
+        assert wanted in carried, (wanted, carried)
+    assert sum("food ration" in i.text for i in await api.get_inventory()) == 2  # hers and the one found
+    assert (await api.get_stats()).gold == 1
+    for junk in ("gray stone", "iron chain", "statue", "large box", "newt corpse"):
+        assert junk not in carried, junk
+    left = " | ".join(i.text for i in await api.get_items_here())
+    for junk in ("gray stone", "iron chain", "statue", "large box", "newt corpse"):
+        assert junk in left, junk
+    assert set(r.data["left"]) == {i.text for i in await api.get_items_here()}
+
+
+async def test_pickup_useful_puts_back_what_would_burden_a_wizard_and_stops(play):
+    api = play("two_plate_mails", hero="wizard")
+    r = (await run_skill(api, "pickup_useful")).result
+    assert r.stopped_reason == "burdened", r
+    stats = await api.get_stats()
+    assert stats.encumbrance == "Unencumbered"
+    assert "potion" in " ".join(r.data["items"])  # light things first
+    assert sum("plate mail" in i.text for i in await api.get_inventory()) <= 1
+    assert any("plate mail" in i.text for i in await api.get_items_here())
+
+
+async def test_pickup_useful_on_an_empty_square_finds_nothing(play):
+    api = play("empty_room")
+    r = (await run_skill(api, "pickup_useful")).result
+    assert r.stopped_reason == "nothing_here" and r.actions_taken == 0
+
+
+async def test_wear_better_armor_wears_a_helm_and_armour_but_keeps_the_better_small_shield(play):
+    api = play("armor_pile")
+    assert (await api.pickup()).success
+    ac_before = (await api.get_stats()).ac
+    r = (await run_skill(api, "wear_better_armor")).result
+    assert r.stopped_reason == "wore" and r.success, r
+    eq = await api.get_equipment()
+    assert "dwarvish iron helm" in eq["helmet"].name
+    assert "leather armor" in eq["body armor"].name
+    assert "small shield" in eq["shield"].name  # +3 small shield (AC 4) beats a large shield (AC 2)
+    assert (await api.get_stats()).ac == ac_before - 4
+    again = (await run_skill(api, "wear_better_armor")).result
+    assert again.stopped_reason == "nothing_better" and again.actions_taken == 0
+
+
+async def test_wield_better_weapon_gives_a_wizard_the_katana_he_found(play):
+    api = play("katana", hero="wizard")
+    assert (await api.pickup()).success  # a wizard does not know it: "a samurai sword"
+    r = (await run_skill(api, "wield_better_weapon")).result
+    # d10 (5.5) against his +1 quarterstaff (d6 + 1 = 4.5): not better by the default 1.5 …
+    assert r.stopped_reason == "keep_current" and r.data["best"] == "a samurai sword"
+    r = (await run_skill(api, "wield_better_weapon", min_gain=0.5)).result
+    assert r.stopped_reason == "wielded" and r.success, r  # … but by 0.5
+    assert "samurai sword" in (await api.get_equipment())["weapon"].name
+
+
+async def test_wield_better_weapon_keeps_a_valkyries_long_sword_over_a_katana(play):
+    api = play("katana")
+    assert (await api.pickup("katana")).success
+    r = (await run_skill(api, "wield_better_weapon")).result
+    assert r.stopped_reason == "keep_current" and r.actions_taken == 0
+    assert "long sword" in (await api.get_equipment())["weapon"].name
+
+
+async def test_wear_better_armor_takes_a_wizards_cloak_off_to_put_leather_armour_on_and_back(play):
+    api = play("leather_armor", hero="wizard")
+    assert (await api.pickup()).success
+    r = (await run_skill(api, "wear_better_armor")).result
+    assert r.stopped_reason == "wore", r
+    eq = await api.get_equipment()
+    assert "leather armor" in eq["body armor"].name
+    assert "cloak" in eq["cloak"].name  # back on
+    assert r.actions_taken == 3  # cloak off, armour on, cloak on

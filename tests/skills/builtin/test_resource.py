@@ -1,0 +1,103 @@
+"""Scenarios for the resource skills (eat_when_hungry, pray_when_safe, rest_until_healed)."""
+
+from __future__ import annotations
+
+from hackwright.api import HungerState
+
+from .conftest import message_log, run_skill, spot, starve
+
+
+async def test_a_hungry_valkyrie_eats_her_food_ration(play):
+    api = play("empty_room")
+    await starve(api, HungerState.HUNGRY)
+    assert any(i.name.endswith("food ration") for i in await api.get_inventory())
+    r = (await run_skill(api, "eat_when_hungry")).result
+    assert r.stopped_reason == "ate" and r.success, r
+    assert "food ration" in r.data["food"] and r.data["source"] == "inventory"
+    assert (await api.get_stats()).hunger in (HungerState.NOT_HUNGRY, HungerState.SATIATED)
+    assert not any("food ration" in i.name for i in await api.get_inventory())
+
+
+async def test_a_hero_who_is_not_hungry_does_not_eat(play):
+    api = play("empty_room")
+    r = (await run_skill(api, "eat_when_hungry")).result
+    assert r.stopped_reason == "not_hungry" and r.actions_taken == 0
+
+
+async def test_a_newt_corpse_of_unknown_age_is_left_and_the_ration_eaten_instead(play):
+    api = play("newt_corpse")
+    r = (await run_skill(api, "eat_when_hungry", force=True)).result
+    assert r.stopped_reason == "ate" and r.data["source"] == "inventory", r
+    assert any(i.corpse_of == "newt" for i in await api.get_items_here())
+
+
+async def test_a_newt_corpse_known_to_be_fresh_is_eaten_from_the_floor(play):
+    api = play("newt_corpse")
+    turn = (await api.get_stats()).turn
+    r = (await run_skill(api, "eat_when_hungry", force=True, kills={"newt": turn})).result
+    assert r.stopped_reason == "ate" and r.data["source"] == "floor", r
+    assert r.data["food"] == "newt corpse"
+    assert not await api.get_items_here()
+    assert any("food ration" in i.name for i in await api.get_inventory())
+    assert "newt" in await message_log(api)
+
+
+async def test_pray_when_safe_does_not_pray_without_trouble(play):
+    api = play("empty_room")
+    r = (await run_skill(api, "pray_when_safe")).result
+    assert r.stopped_reason == "no_trouble" and r.actions_taken == 0
+    assert "pray" not in (await message_log(api)).lower()
+
+
+async def test_pray_when_safe_prays_when_weak_from_hunger_and_the_god_fixes_it(play):
+    # A god fixes trouble for sure only with a positive alignment record: kill a hostile first
+    # (with a record of 0 a prayer may be "satisfied" and fix nothing — data.fixed says so).
+    api = play("newt_adjacent")
+    assert (await run_skill(api, "melee_fight")).result.stopped_reason == "target_dead"
+    await starve(api, HungerState.WEAK)
+    assert await api.get_prayer_timeout() <= 200
+    r = (await run_skill(api, "pray_when_safe")).result
+    assert r.stopped_reason == "prayed" and r.success, r
+    assert "Weak" in r.data["trouble"] and r.data["fixed"]
+    assert (await api.get_stats()).hunger == HungerState.NOT_HUNGRY
+    # Right after a prayer the timeout is high: a second prayer is refused even when in trouble.
+    await starve(api, HungerState.HUNGRY, limit=5000)
+    r = (await run_skill(api, "pray_when_safe", allow_minor=True)).result
+    assert r.stopped_reason == "too_soon" and r.actions_taken == 0
+
+
+async def test_rest_until_healed_after_a_rock_falls_on_the_heros_head(play):
+    api = play("falling_rocks")
+    await api.move("e")
+    hurt = await api.get_stats()
+    assert hurt.hp < hurt.max_hp * 0.9
+    r = (await run_skill(api, "rest_until_healed", max_turns=800)).result
+    assert r.stopped_reason == "healed" and r.success, r
+    after = await api.get_stats()
+    assert after.hp >= after.max_hp * 0.9 and r.turns_elapsed > 10
+
+
+async def test_rest_until_healed_stops_for_a_newt_next_to_the_hero(play):
+    api = play("newt_adjacent")
+    r = (await run_skill(api, "rest_until_healed", hp_fraction=1.01)).result
+    assert r.stopped_reason == "monster" and r.data["monsters"][0]["name"] == "newt"
+
+
+async def test_a_hungry_hero_walks_two_steps_to_a_newt_it_just_killed_and_eats_it(play):
+    api = play("newt_corpse_nearby")
+    corpse = spot(api, 5, 2)
+    turn = (await api.get_stats()).turn
+    kills = {"newt": [turn, corpse.x, corpse.y]}
+    r = (await run_skill(api, "eat_when_hungry", force=True, kills=kills)).result
+    assert r.stopped_reason == "ate" and r.data["source"] == "floor", r
+    assert r.data["walked_to"] == (corpse.x, corpse.y) and r.data["food"] == "newt corpse"
+
+
+async def test_a_newt_killed_somewhere_else_does_not_make_this_newt_corpse_fresh(play):
+    api = play("newt_corpse_nearby")
+    elsewhere = spot(api, 1, 1)
+    turn = (await api.get_stats()).turn
+    r = (await run_skill(api, "eat_when_hungry", force=True,
+                         kills={"newt": [turn, elsewhere.x, elsewhere.y]})).result
+    assert r.stopped_reason == "ate" and r.data["source"] == "inventory", r
+    assert any(i.corpse_of == "newt" for i in await api.get_items_at(spot(api, 5, 2)))
