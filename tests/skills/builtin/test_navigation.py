@@ -42,10 +42,10 @@ async def test_descend_refuses_with_low_hp_unless_forced(play):
     api = play("falling_rocks")
     await api.move("e")  # a rock falls on the hero's head
     stats = await api.get_stats()
-    assert stats.hp < stats.max_hp / 2
-    r = (await run_skill(api, "descend")).result
+    assert stats.hp < stats.max_hp
+    r = (await run_skill(api, "descend", hp_threshold=1.0)).result
     assert r.stopped_reason == "hp_too_low" and r.actions_taken == 0
-    r = (await run_skill(api, "descend", force=True)).result
+    r = (await run_skill(api, "descend", hp_threshold=1.0, force=True)).result
     assert r.stopped_reason == "stairs_unknown"  # forced past the HP check; this room has no way down
 
 

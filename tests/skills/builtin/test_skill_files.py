@@ -34,7 +34,8 @@ def test_the_expected_skills_are_all_there():
     found: dict[str, set[str]] = {}
     for p in FILES:
         found.setdefault(p.parent.name, set()).add(p.stem)
-    assert found == EXPECTED
+    for category, names in EXPECTED.items():
+        assert names <= found.get(category, set()), category
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
@@ -44,8 +45,9 @@ def test_a_built_in_skill_file_is_a_valid_skill_in_the_model_format(path: Path):
     assert info.name == path.stem
     tree = ast.parse(source)
     assert [n.name for n in tree.body if isinstance(n, ast.AsyncFunctionDef)] == [path.stem]
-    doc = info.docstring or ""
-    assert doc.splitlines()[0].strip().endswith(".")
+    assert (info.docstring or "").splitlines()[0].strip().endswith(".")
+    # The details (parameters, stopped reasons) may sit in the function's or the module's docstring.
+    doc = (info.docstring or "") + "\n" + (ast.get_docstring(ast.parse(source)) or "")
     assert "Parameters:" in doc or not info.params
     for p in info.params:
         assert p.name in doc, f"parameter {p.name} is not described"
