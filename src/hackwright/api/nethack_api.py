@@ -522,7 +522,11 @@ class NetHackAPI:
         nxt = hero.offset(step)
         g = int(self._level_memory().glyphs[nxt.y, nxt.x])
         if G.CMAP_INDEX[g] in (G.S_VCDOOR, G.S_HCDOOR):
-            return await self.open_door(step)
+            opened = await self.open_door(step)
+            # The map may remember a door as closed that was opened while something
+            # stood in it (a pet in the doorway): then just walk through.
+            if opened.success or "already open" not in (opened.error or "") + " ".join(opened.messages):
+                return opened
         return await self.move(step)
 
     async def attack(self, direction: str) -> ActionResult:

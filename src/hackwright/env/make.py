@@ -171,7 +171,8 @@ def make_env(config: GameConfig) -> NLE:
                 from minihack.base import MH_NETHACKOPTIONS
 
                 extra_opts = tuple(o for o in options if o.endswith(":random"))
-                kwargs.setdefault("options", tuple(MH_NETHACKOPTIONS) + ("!autopickup",) + extra_opts)
+                pet = () if kwargs.get("pet") else ("pettype:none",)  # MiniHack's own default: no pet
+                kwargs.setdefault("options", tuple(MH_NETHACKOPTIONS) + ("!autopickup",) + pet + extra_opts)
             if config.des_file is not None:
                 kwargs["des_file"] = config.des_file
             env = gym.make(config.env_id, disable_env_checker=True, **kwargs)

@@ -27,7 +27,14 @@ class AutopilotState:
     level: tuple[int, int] = (-1, -1)
     turn: int = 0
     recent_turns: list[int] = field(default_factory=list)  # game turn at each decision
+    last_result: Optional[Any] = None  # how the previous skill ended
+    armor_seen: str = ""
     last_descend_turn: int = -10_000
+
+
+# Touching these kills or cripples (passive attacks, petrification, acid, engulfing slime).
+NEVER_MELEE = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
+               "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 
 
 def _decision(skill: str, params: Optional[dict] = None, why: str = ""):
@@ -45,7 +52,7 @@ class Autopilot:
     def __init__(self) -> None:
         self.state = AutopilotState()
 
-    EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs")
+    EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done")
 
     def observe(self, skill: str, result, api) -> None:
         """Learn from how a skill ended: what failed, which levels are done."""
@@ -57,12 +64,14 @@ class Autopilot:
             s.failures.clear()  # a new level: everything is worth trying again
         turn = int(bl[20])
         s.turn = turn
+        s.last_result = result
         if result is not None and result.success:
             s.failures.pop(skill, None)
         else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
             s.failed_at[skill] = turn
-        if skill == "explore_level" and result is not None and result.stopped_reason in self.EXPLORE_DONE:
+        if skill in ("explore_level", "explore_and_fight") and result is not None and \
+                result.stopped_reason in self.EXPLORE_DONE:
             s.explored_levels.add(level)
 
     def note_result(self, skill: str, success: bool) -> None:
@@ -82,8 +91,9 @@ class Autopilot:
         level_key = (int(bl[23]), int(bl[24]))
         monsters = state["monsters"]
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
-        adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name != "floating eye"]
-        near = [m for m in hostile if m.position.steps_to(hero) <= 6 and m.name != "floating eye"]
+        adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_MELEE]
+        near = [m for m in hostile if m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE]
+        dangerous = [m for m in hostile if m.position.is_adjacent(hero) and m.name in NEVER_MELEE]
         hp_frac = stats.hp / stats.max_hp if stats.max_hp else 1.0
         hunger = stats.hunger
         timeout = await api.get_prayer_timeout()
@@ -113,11 +123,20 @@ class Autopilot:
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
         if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
             return _decision("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
-        # 2. fight what is next to me (or closing in)
+        # 2. fight what is next to me
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
-        if near and ok("melee_fight") and hp_frac >= 0.5:
-            return _decision("melee_fight", {"hp_threshold": 0.35}, f"the {near[0].name} is close: fight it")
+        if dangerous:
+            if ok("ranged_attack"):
+                return _decision("ranged_attack", {}, f"the {dangerous[0].name} must not be touched: shoot it")
+            if ok("explore_level"):
+                return _decision("explore_level", {}, f"walk away from the {dangerous[0].name}")
+        # Hurt, nothing adjacent: heal first (under Elbereth when something is in view).
+        if hp_frac < 0.5 and not adjacent:
+            if near and ok("engrave_elbereth"):
+                return _decision("engrave_elbereth", {"rest_to": 0.8}, "hurt with monsters about: rest on Elbereth")
+            if ok("rest_until_healed"):
+                return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt: rest before going on")
         # 3. eat
         if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry"):
             kills = getattr(ctx, "kills", None) or {}
@@ -125,20 +144,27 @@ class Autopilot:
         if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
         # 4. loot and gear up
-        items_here = level.tiles[hero.y][hero.x]
         spot = (level_key[0], level_key[1], hero.x, hero.y)
-        if spot not in s.picked_up_at and ok("pickup_useful") and _items_on(api, hero):
+        last = s.last_result
+        stopped_on_items = last is not None and last.stopped_reason == "items_here"
+        if spot not in s.picked_up_at and "pickup_useful" in have and (stopped_on_items or (
+                ok("pickup_useful") and _items_on(api, hero))):
             s.picked_up_at.add(spot)
             return _decision("pickup_useful", {}, "there are objects here")
-        inv_text = "|".join(i.text for i in state["inventory"])
-        if inv_text != s.inventory_seen:
-            s.inventory_seen = inv_text
-            if ok("wear_better_armor"):
-                return _decision("wear_better_armor", {}, "my inventory changed: wear anything better")
+        armor = "|".join(i.text for i in state["inventory"] if i.object_class == "armor")
+        if armor != s.armor_seen:
+            s.armor_seen = armor
+            if ok("wear_better_armor") and any(i.object_class == "armor" and not i.equipped
+                                               for i in state["inventory"]):
+                return _decision("wear_better_armor", {}, "new armour: wear it if it is better")
         # 5. rest when hurt and safe
         if hp_frac < 0.6 and not near and ok("rest_until_healed"):
             return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
         # 6. explore this level, then 7. go down
+        if level_key not in s.explored_levels and ok("explore_and_fight"):
+            piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
+            return _decision("explore_and_fight", {"known_piles": piles} if piles else {},
+                             "explore the level, fighting what gets in the way")
         if level_key not in s.explored_levels and ok("explore_level"):
             return _decision("explore_level", {}, "explore the level")
         if level.stairs_down is not None and ok("descend"):

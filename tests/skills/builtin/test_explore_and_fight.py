@@ -1,0 +1,19 @@
+"""explore_and_fight: one call explores a level and deals with weak monsters on the way."""
+
+from .conftest import message_log, run_skill
+
+
+async def test_a_newt_next_to_the_hero_dies_and_the_room_is_explored_in_one_call(play):
+    api = play("newt_adjacent")
+    out = await run_skill(api, "explore_and_fight")
+    assert out.result.stopped_reason == "level_done", out.result
+    assert "newt" not in [m.name for m in await api.get_visible_monsters()]
+    assert "You kill the newt" in await message_log(api)
+
+
+async def test_a_floating_eye_in_the_corridor_is_never_meleed(play):
+    api = play("floating_eye_corridor")
+    out = await run_skill(api, "explore_and_fight")
+    assert out.result.stopped_reason in ("level_done", "dangerous_monster", "stuck"), out.result
+    log = await message_log(api)
+    assert "floating eye" not in log or ("You hit the floating eye" not in log and "frozen" not in log)
