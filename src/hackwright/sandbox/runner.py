@@ -508,11 +508,13 @@ class SkillRunner:
                             log.take(), actions, calls, time.monotonic() - t0, self.stack.value if self.stack else "",
                         )
                     actions += 1
-                for u in msg.get("used") or ():
-                    if isinstance(u, list) and len(u) == 3 and tuple(u) in known:
-                        asked[tuple(u)] = known[tuple(u)]
+                used = msg.get("used")
+                if used:
+                    for u in used:
+                        if isinstance(u, list) and len(u) == 3 and tuple(u) in known:
+                            asked[tuple(u)] = known[tuple(u)]
                 if m in surface.ACTIONS:
-                    reply = self._serve(m, a, k, list(asked.values())[: surface.MAX_ADAPTIVE_PREFETCH])
+                    reply = self._serve(m, a, k, list(asked.items())[: surface.MAX_ADAPTIVE_PREFETCH])
                     asked = {}
                     event = monitor.take_stopping(stop_on)
                     if event is not None:
@@ -521,15 +523,14 @@ class SkillRunner:
                                             time.monotonic() - t0, self.stack.value if self.stack else "")
                 else:
                     reply = self._serve(m, a, k)
-                    if m in surface.PREFETCHABLE and isinstance(a, list) and isinstance(k, dict):
-                        try:
-                            qkey = (m, repr(tuple(a)), repr(sorted(k.items())))
-                        except Exception:
-                            qkey = None
-                        if qkey is not None and len(known) < 64:
+                    wkey = msg.get("key")
+                    if m in surface.PREFETCHABLE and isinstance(wkey, list) and len(wkey) == 2 \
+                            and all(isinstance(x, str) and len(x) < 2000 for x in wkey):
+                        qkey = (m, wkey[0], wkey[1])
+                        if qkey not in known and len(known) < 64:
                             known[qkey] = (m, a, k)
                         if qkey in known:
-                            asked[qkey] = (m, a, k)
+                            asked[qkey] = known[qkey]
                 try:
                     worker.chan.send(reply)
                 except ProtocolError as e:
@@ -571,14 +572,13 @@ class SkillRunner:
             # What the skill will most likely ask next, answered now: the basics,
             # and the queries it asked after its previous action. Saves round trips.
             pre = []
-            wanted = [(q, [], {}) for q in surface.PREFETCH] + list(prefetch or [])
+            wanted = [((q, "()", "[]"), (q, [], {})) for q in surface.PREFETCH] + list(prefetch or [])
             seen = set()
-            for q, qa, qk in wanted:
+            for key, (q, qa, qk) in wanted:
+                if key in seen:
+                    continue
+                seen.add(key)
                 try:
-                    key = (q, repr(tuple(qa)), repr(sorted(qk.items())))
-                    if key in seen:
-                        continue
-                    seen.add(key)
                     pre.append([q, key[1], key[2], drive(getattr(api, q)(*qa, **qk))])
                 except Exception:
                     continue

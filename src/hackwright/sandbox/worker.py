@@ -98,6 +98,8 @@ class RemoteNetHackAPI:
                     self._used.append(key)
                 return self._cache[key]
         msg: dict[str, Any] = {"op": "call", "m": name, "a": list(args), "k": kwargs}
+        if key is not None:
+            msg["key"] = [key[1], key[2]]  # the host files prefetched answers under the same key
         if self._used:
             msg["used"] = [list(k) for k in self._used]
             self._used.clear()
