@@ -321,3 +321,29 @@ async def test_after_any_random_sequence_of_calls_the_game_is_never_left_in_a_pr
         if rng.random() < 0.3:
             r = await api.search()  # the next ordinary action always finds the command prompt
             assert at_command_prompt(api), r
+
+
+def test_floor_objects_get_the_class_their_words_name():
+    from hackwright.api.nethack_api import _item_from_text
+
+    here = Position(1, 1)
+    classes = {t: _item_from_text(t, here).object_class for t in
+               ["2 daggers", "an emerald potion", "a gray stone", "a scroll labeled FOO", "a ring mail",
+                "a jade ring", "5 gold pieces"]}
+    assert classes == {"2 daggers": "weapon", "an emerald potion": "potion", "a gray stone": "gem",
+                       "a scroll labeled FOO": "scroll", "a ring mail": "armor", "a jade ring": "ring",
+                       "5 gold pieces": "coin"}
+
+
+async def test_the_up_stairs_under_the_hero_are_known_from_the_first_turn(make_api):
+    api = make_api(room_des(ROOM, "STAIR:(5,3),down"))
+    level = await api.get_current_level()
+    assert level.stairs_up == await api.get_position()
+
+
+async def test_after_going_down_the_arrival_stairs_are_on_the_map(make_api):
+    api = make_api(room_des(ROOM, "STAIR:(2,1),down"))
+    await api.move("e")
+    assert (await api.go_down()).success
+    level = await api.get_current_level()
+    assert level.stairs_up == await api.get_position()

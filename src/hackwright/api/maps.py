@@ -313,6 +313,16 @@ class LevelMemory:
         self.hero = hero
         self.turn = turn
 
+    def remember_terrain(self, pos: Position, glyph: int) -> None:
+        """Note the terrain of a square learned otherwise than by seeing it (e.g. the
+        hero's own square, from NetHack's ':' look)."""
+        self.terrain[pos.y, pos.x] = glyph
+        if not G.IS_ITEM[self.glyphs[pos.y, pos.x]]:
+            self.glyphs[pos.y, pos.x] = glyph
+        self.seen[pos.y, pos.x] = True
+        self._grid = None
+        self._stairs = None
+
     def record_search(self, hero: Position) -> None:
         """Count one search from ``hero``: the 8 neighbours and the hero's own square."""
         y, x = hero.y, hero.x

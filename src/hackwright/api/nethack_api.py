@@ -136,7 +136,29 @@ class NetHackAPI:
         self._kb.settle(ex)
         self._learn_character(" ".join(ex.messages))
         self._refresh()
+        self._learn_square_underfoot()
         return ex.messages
+
+    _UNDERFOOT = {
+        "staircase up": G.S_UPSTAIR, "staircase down": G.S_DNSTAIR, "ladder up": G.S_UPLADDER,
+        "ladder down": G.S_DNLADDER, "fountain": G.S_FOUNTAIN, "sink": G.S_SINK, "throne": G.S_THRONE,
+        "grave": G.S_GRAVE,
+    }
+
+    def _learn_square_underfoot(self) -> None:
+        """The hero hides the square it stands on; ask NetHack (':' takes no time) so
+        that, e.g., the up stairs one arrives on are on the map at once."""
+        if self._game.done:
+            return
+        text = " ".join(self._look_texts())
+        m = re.search(r"There is an? (staircase up|staircase down|ladder up|ladder down|fountain|sink|throne|"
+                      r"grave)\b", text)
+        altar = re.search(r"There is an altar", text)
+        cmap = self._UNDERFOOT.get(m.group(1)) if m else (G.S_ALTAR if altar else None)
+        if cmap is not None:
+            mem = self._level_memory()
+            hero = self._hero()
+            mem.remember_terrain(hero, nh_bl.GLYPH_CMAP_OFF + cmap)
 
     @property
     def game(self) -> Game:
@@ -322,17 +344,7 @@ class NetHackAPI:
         """Lines naming the objects on the hero's square. ':' names a single
         object; a pile is read from the pick-up menu (escaped, nothing taken),
         which pages reliably where ':' shows a long pile as a full-screen text."""
-        self._ensure_ready(Exchange())
-        texts: list[str] = []
-        self._kb.press(LOOK_HERE)
-        for _ in range(60):
-            p = self._kb.prompt()
-            if p.kind in (PromptKind.NONE, PromptKind.GAME_OVER):
-                texts.append(p.text)
-                break
-            texts.append(p.text)
-            self._kb.press(ESC if p.kind in (PromptKind.QUESTION, PromptKind.TEXT, PromptKind.MENU) else "\r")
-        self._kb.settle(Exchange())
+        texts = self._look_texts()
         joined = "\n".join(texts)
         single = re.search(r"You (?:see|feel) here (.+?)\.(?:\s|$)", joined)
         if single and "Things that" not in joined:
@@ -347,6 +359,21 @@ class NetHackAPI:
         # Two or more objects: ',' shows a menu, so listing through it takes nothing.
         from_menu = self._pickup_menu_entries() if len(lines) >= 2 else []
         return from_menu or lines
+
+    def _look_texts(self) -> list[str]:
+        """What ':' shows (messages and window lines); takes no game time."""
+        self._ensure_ready(Exchange())
+        texts: list[str] = []
+        self._kb.press(LOOK_HERE)
+        for _ in range(60):
+            p = self._kb.prompt()
+            if p.kind in (PromptKind.NONE, PromptKind.GAME_OVER):
+                texts.append(p.text)
+                break
+            texts.append(p.text)
+            self._kb.press(ESC if p.kind in (PromptKind.QUESTION, PromptKind.TEXT, PromptKind.MENU) else "\r")
+        self._kb.settle(Exchange())
+        return texts
 
     def _pickup_menu_entries(self) -> list[str]:
         entries: list[str] = []
@@ -764,6 +791,8 @@ class NetHackAPI:
         )
         if not res.success and res.error and "can't go up" in res.error.lower():
             res.error = self._stairs_hint("up")
+        if res.success:
+            self._learn_square_underfoot()
         return res
 
     async def go_down(self) -> ActionResult:
@@ -771,6 +800,8 @@ class NetHackAPI:
         res = self._act(">", success=lambda ex, b, a: self._level_changed(b[2]))
         if not res.success and res.error and "can't go down" in res.error.lower():
             res.error = self._stairs_hint("down")
+        if res.success:
+            self._learn_square_underfoot()
         return res
 
     def _stairs_hint(self, way: str) -> str:
@@ -1045,12 +1076,29 @@ def _item_from_text(text: str, pos: Position) -> Item:
             if nh.permonst(i).mname == words:
                 glyph = nh.GLYPH_BODY_OFF + i
                 break
+    # The words the hero sees name the class ("emerald potion" is a potion, though
+    # "emerald" is also a gem and a ring's look); plurals ("2 daggers") count too.
+    hint = next((cls for cls, pat in _CLASS_WORDS if re.search(pat, low)), None)
     if glyph < 0:
         for name, idx in _object_names():
-            if re.search(r"\b" + re.escape(name) + r"\b", low):
+            if hint and G.object_class_name(nh.GLYPH_OBJ_OFF + idx) != hint:
+                continue
+            if re.search(r"\b" + re.escape(name) + r"(?:e?s)?\b", low):
                 glyph = nh.GLYPH_OBJ_OFF + idx
                 break
     if glyph < 0:
         qty, buc, _ = observe.parse_item_text(text)
-        return Item(-1, text, pos, None, qty, buc, False, "unknown", text=text)
+        return Item(-1, text, pos, None, qty, buc, False, hint or "unknown", text=text)
     return observe.make_item(glyph, text, None, pos)
+
+
+_CLASS_WORDS = (
+    ("potion", r"\bpotions?\b"),
+    ("scroll", r"\bscrolls?\b"),
+    ("wand", r"\bwands?\b"),
+    ("ring", r"\brings?\b(?! mail)"),
+    ("amulet", r"\bamulets?\b"),
+    ("spellbook", r"\bspellbooks?\b"),
+    ("coin", r"\bgold pieces?\b"),
+    ("gem", r"\b(?:gray |grey )?stones?\b|\bgems?\b"),
+)
