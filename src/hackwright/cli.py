@@ -203,6 +203,15 @@ def runs_show(episode_id: int = typer.Argument(..., help="An episode id from `ru
     console.print(table)
 
 
+def _print_rows(title: str, rows: list[tuple[str, str]]) -> None:
+    table = Table(title=title)
+    table.add_column("measure")
+    table.add_column("result", justify="right")
+    for k, v in rows:
+        table.add_row(k, v)
+    console.print(table)
+
+
 @bench_app.command("api")
 def bench_api(
     steps: int = typer.Option(5000, help="Movement steps for each of raw NLE and the API."),
@@ -213,12 +222,7 @@ def bench_api(
     from .bench import run_api_bench
 
     rows = run_api_bench(steps=steps, level_calls=level_calls, seed=seed)
-    table = Table(title=f"hackwright bench api (seed {seed}, {steps} steps)")
-    table.add_column("measure")
-    table.add_column("result", justify="right")
-    for k, v in rows:
-        table.add_row(k, v)
-    console.print(table)
+    _print_rows(f"hackwright bench api (seed {seed}, {steps} steps)", rows)
 
 
 @app.command()
@@ -344,12 +348,7 @@ def bench_sandbox(
     from .sandbox.bench import run_sandbox_bench
 
     rows = run_sandbox_bench(seed=seed, calls=calls, budget=budget)
-    table = Table(title=f"hackwright bench sandbox (seed {seed})")
-    table.add_column("measure")
-    table.add_column("result", justify="right")
-    for k, v in rows:
-        table.add_row(k, v)
-    console.print(table)
+    _print_rows(f"hackwright bench sandbox (seed {seed})", rows)
 
 
 # ---------------------------------------------------------------- skills: the skill library

@@ -81,6 +81,7 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 from ..sandbox.errors import SkillExecutionError, SkillValidationError, Violation
 from ..sandbox.policy import SkillInfo, validate
 from ..store import connect, transaction, utc_now
+from ..store.db import corrupt_path
 from .result import SkillResult
 
 try:  # POSIX: serialise writers of the library folder across processes
@@ -970,12 +971,7 @@ class SkillLibrary:
                 raise ValueError("not a JSON object of skill entries")
             return data
         except (ValueError, UnicodeDecodeError, OSError) as e:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            target = p.with_name(f"{p.name}.corrupt-{stamp}")
-            n = 1
-            while target.exists():
-                n += 1
-                target = p.with_name(f"{p.name}.corrupt-{stamp}-{n}")
+            target = corrupt_path(p)
             os.replace(p, target)
             log.warning("unreadable %s (%s): moved aside to %s and rebuilt", p, e, target)
             if report is not None:

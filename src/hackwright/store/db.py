@@ -328,13 +328,19 @@ def _integrity_problem(conn: sqlite3.Connection) -> Optional[str]:
     return None
 
 
-def _move_aside(p: Path, reason: str) -> Path:
+def corrupt_path(p: Path) -> Path:
+    """A free ``<name>.corrupt-<timestamp>[-n]`` beside ``p``, for moving a bad file aside."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = p.with_name(f"{p.name}.corrupt-{stamp}")
     n = 1
     while target.exists():
         n += 1
         target = p.with_name(f"{p.name}.corrupt-{stamp}-{n}")
+    return target
+
+
+def _move_aside(p: Path, reason: str) -> Path:
+    target = corrupt_path(p)
     try:
         os.replace(p, target)
     except FileNotFoundError:
