@@ -52,6 +52,9 @@ class EpisodeConfig:
     db_path: str = "data/memory.db"
     library_path: str = "skills"
     record_dir: Optional[str] = None  # ttyrec, transcript and summary go here
+    des_file: Optional[str] = None  # a MiniHack level (scenario suite)
+    task: Optional[str] = None  # a task text shown at the top of every prompt (scenario suite)
+    goal: Optional[Callable[[NetHackAPI], bool]] = None  # checked after every step: True ends the episode
     skill_limits: SandboxLimits = field(default_factory=SandboxLimits)
     allow_weak_sandbox: bool = False
     min_success_rate_to_save: float = 0.3
@@ -87,6 +90,9 @@ class EpisodeSummary:
     fallback_steps: int
     wall_s: float
     ttyrec: Optional[str] = None
+    goal_reached: Optional[bool] = None  # None: the episode had no goal
+    # (turn, depth, experience level, score) after every step, for progression-over-turns plots
+    timeline: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -114,6 +120,7 @@ class DecisionContext:
     skill_names: set[str]
     kills: dict[str, int]
     warnings: list[str]
+    task: Optional[str] = None
     _prompt: Optional[PromptParts] = None
     _system: Optional[str] = None
     _stats_of: Optional[Callable] = None
@@ -122,7 +129,7 @@ class DecisionContext:
     def prompt(self) -> PromptParts:
         if self._prompt is None:
             self._prompt = build_prompt(self.api, self.state, self.memory, self.skills, self._stats_of,
-                                        self.warnings, system=self._system)
+                                        self.warnings, system=self._system, task=self.task)
         return self._prompt
 
     def record_reply(self, reply, prompt, messages) -> None:
@@ -163,6 +170,8 @@ class Agent:
         self._sandbox: Optional[SkillRunner] = None
         self.episode_id = 0
         self._system: Optional[str] = None
+        self.goal_reached: Optional[bool] = None if config.goal is None else False
+        self.timeline: list[tuple[int, int, int, int]] = []
 
     # ------------------------------------------------------------ set-up
     def _open(self) -> None:
@@ -172,7 +181,8 @@ class Agent:
         self.library = SkillLibrary(Path(c.library_path), db_path=Path(c.db_path))
         self.load_report = self.library.load()
         ttyrec_dir = str(Path(c.record_dir)) if c.record_dir else None
-        self.api = NetHackAPI.new_game(GameConfig(env_id=c.env_id, seed=c.seed, role=c.role, ttyrec_dir=ttyrec_dir))
+        self.api = NetHackAPI.new_game(GameConfig(env_id=c.env_id, seed=c.seed, role=c.role, ttyrec_dir=ttyrec_dir,
+                                                  des_file=c.des_file))
         if self.strategist is None:
             transcript = str(Path(c.record_dir) / "transcript.jsonl") if c.record_dir else None
             self.strategist = make_strategist(c.llm, transcript=transcript, **c.backend_options)
@@ -215,6 +225,8 @@ class Agent:
     def _end_reason(self, step: int) -> Optional[str]:
         api = self.api
         assert api is not None
+        if self.goal_reached:
+            return "goal reached"
         if api.game_over:
             return "death"
         if step >= self.config.max_steps:
@@ -255,7 +267,7 @@ class Agent:
         if self._system is None:
             self._system = system_prompt(api.hero_role)
         ctx = DecisionContext(api, state, self.memory, skills, names, dict(self.kills), warnings,
-                              _system=self._system, _stats_of=self.library.stats,
+                              task=self.config.task, _system=self._system, _stats_of=self.library.stats,
                               _on_reply=lambda r, p, m: self._record_reply(step, r, p, m))
         fallback = len(warnings) > 1
         decision: Optional[AgentDecision] = None
@@ -386,6 +398,13 @@ class Agent:
         if s2 is not None:
             self.max_depth = max(self.max_depth, s2.dungeon_level)
             self.max_xl = max(self.max_xl, s2.xp_level)
+            if not api.game_over:  # NLE zeroes the stats of the final observation
+                self.timeline.append((s2.turn, s2.dungeon_level, s2.xp_level, s2.score))
+        if self.config.goal is not None and not api.game_over:
+            try:
+                self.goal_reached = bool(self.config.goal(api))
+            except Exception as e:  # a broken check is a failed goal, never a crashed episode
+                self.memory.errors.append(f"goal check failed: {e!r}")
         if self.on_step:
             self.on_step(StepReport(step, d, result, error, s2), self)
 
@@ -438,6 +457,8 @@ class Agent:
             fallback_steps=self.fallback_steps,
             wall_s=round(wall, 2),
             ttyrec=api.game.ttyrec_path if api else None,
+            goal_reached=self.goal_reached,
+            timeline=list(self.timeline),
         )
         try:
             with transaction(self.db):

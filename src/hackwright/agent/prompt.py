@@ -165,13 +165,15 @@ def skills_section(skills: list, stats_of) -> str:
 
 
 def build_prompt(api, state: dict[str, Any], memory, skills: list, stats_of=None,
-                 warnings: list[str] = (), role: Optional[str] = None, system: Optional[str] = None) -> PromptParts:
+                 warnings: list[str] = (), role: Optional[str] = None, system: Optional[str] = None,
+                 task: Optional[str] = None) -> PromptParts:
     stats = state["stats"]
     inv = state["inventory"]
     inv_lines = [f"{i.slot} - {i.text or i.name}" for i in inv] or ["(empty)"]
     status = ", ".join(state.get("status_effects") or []) or "none"
     last = memory.recent_executions(5)
-    parts = [
+    parts = [f"TASK: {task}", ""] if task else []
+    parts += [
         f"CURRENT STATE (turn {stats.turn}):",
         f"- Dungeon level {stats.dungeon_level} ({stats.branch}), position ({stats.position.x},{stats.position.y})",
         f"- HP {stats.hp}/{stats.max_hp}, Pw {stats.pw}/{stats.max_pw}, AC {stats.ac}, XL {stats.xp_level}, "
