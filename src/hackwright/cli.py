@@ -26,6 +26,12 @@ skill_app = typer.Typer(help="Run skill files.", no_args_is_help=True)
 app.add_typer(skill_app, name="skill")
 sandbox_app = typer.Typer(help="The sandbox that runs model-written skills.", no_args_is_help=True)
 app.add_typer(sandbox_app, name="sandbox")
+# Sub-commands that live beside their layer: `kb ...` (knowledge), `replay`/`render` (replays).
+from .kb.cli import app as kb_app  # noqa: E402
+from .replay.cli import app as replay_app  # noqa: E402
+
+app.add_typer(kb_app, name="kb")
+app.add_typer(replay_app)  # no name: its commands join the top level
 console = Console()
 
 SEED_HELP = "Game seed S = seed(core=S, disp=S, reseed=False) with a fixed moon phase; same S, same game."

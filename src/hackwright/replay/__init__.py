@@ -1,0 +1,1 @@
+"""Replays of recorded episodes: terminal playback and tile renderings (GIF, HTML)."""
