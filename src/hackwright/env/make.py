@@ -20,7 +20,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import gymnasium as gym
 import numpy as np
@@ -200,6 +200,10 @@ class Game:
     ``step_key`` sends one keystroke straight to NetHack (any ASCII code, not only
     the environment's action list) and returns the named observation arrays.
     NLE updates those arrays in place on the next step: copy what you keep.
+
+    ``on_frame`` hooks are called as ``hook(game, key)`` after ``reset`` (key
+    None) and after every ``step_key``, with ``game.obs`` already updated: the
+    one place that sees every screen (see ``hackwright.replay.frames``).
     """
 
     def __init__(self, config: GameConfig):
@@ -211,6 +215,7 @@ class Game:
         self.steps = 0
         self.obs: dict[str, np.ndarray] = {}
         self.started_at = 0.0
+        self.on_frame: list[Callable[["Game", Optional[int]], None]] = []
 
     def reset(self) -> dict[str, np.ndarray]:
         if self.config.seed is not None:
@@ -220,6 +225,7 @@ class Game:
         self.steps = 0
         self.started_at = time.time()
         self._set_obs(self.env.last_observation)
+        self._frame(None)
         return self.obs
 
     def _set_obs(self, raw) -> None:
@@ -234,7 +240,12 @@ class Game:
         self.steps += 1
         self.done = bool(done)
         self._set_obs(raw)
+        self._frame(key)
         return self.obs
+
+    def _frame(self, key: Optional[int]) -> None:
+        for hook in list(self.on_frame):  # a hook may detach itself
+            hook(self, None if key is None else int(key))
 
     @property
     def ttyrec_path(self) -> Optional[str]:
