@@ -24,13 +24,18 @@ class Source:
 
 @dataclass(frozen=True)
 class PublishedValue:
-    """A published mean with its spread as printed (``spread_kind`` says what the ± means)."""
+    """A published mean with its spread (``spread_kind`` says what the ± means); ``printed`` keeps
+    the source's own digits for display."""
 
     mean: float
     spread: Optional[float] = None
     spread_kind: str = ""
+    printed: str = ""
 
     def fmt(self, digits: int = 1) -> str:
+        """The figure as the source printed it, else rounded to ``digits``."""
+        if self.printed:
+            return self.printed
         if self.spread is None:
             return f"{self.mean:.{digits}f}"
         return f"{self.mean:.{digits}f} ± {self.spread:.{digits}f}"
@@ -75,8 +80,8 @@ NETPLAY = Source(
 _NETPLAY_PM = "± as printed in Table II (captioned standard error; the sizes read like standard deviations)"
 
 
-def _np(mean: float, spread: float) -> PublishedValue:
-    return PublishedValue(mean, spread, _NETPLAY_PM)
+def _np(mean: str, spread: str) -> PublishedValue:
+    return PublishedValue(float(mean), float(spread), _NETPLAY_PM, printed=f"{mean} ± {spread}")
 
 
 _NETPLAY_PROTOCOL = ("NLE, Valkyrie only; GPT-4-Turbo (gpt-4-1106-preview), temperature 0; a run ends "
@@ -113,10 +118,10 @@ ANCHORS: tuple[Anchor, ...] = (
         source=NETPLAY,
         protocol=_NETPLAY_PROTOCOL + "; task: win the game",
         n_episodes=20,
-        score=_np(284.85, 222.10),
-        depth=_np(2.60, 1.39),
-        xp_level=_np(2.40, 1.23),
-        turns=_np(1292.10, 942.74),
+        score=_np("284.85", "222.10"),
+        depth=_np("2.60", "1.39"),
+        xp_level=_np("2.40", "1.23"),
+        turns=_np("1292.10", "942.74"),
         counterpart="netplay",
         note="Mostly ended by timeouts; deaths from rotten corpses, low-HP fights, being swarmed.",
     ),
@@ -127,10 +132,10 @@ ANCHORS: tuple[Anchor, ...] = (
         source=NETPLAY,
         protocol=_NETPLAY_PROTOCOL + "; given a strategy guide drawn from autoascend",
         n_episodes=10,
-        score=_np(405.00, 216.38),
-        depth=_np(2.00, 1.05),
-        xp_level=_np(3.30, 0.95),
-        turns=_np(2627.40, 1545.12),
+        score=_np("405.00", "216.38"),
+        depth=_np("2.00", "1.05"),
+        xp_level=_np("3.30", "0.95"),
+        turns=_np("2627.40", "1545.12"),
         counterpart="netplay",
         note="Stays on the first two levels until XL 8 by instruction, hence the lower depth.",
     ),
@@ -141,10 +146,10 @@ ANCHORS: tuple[Anchor, ...] = (
         source=NETPLAY,
         protocol="NLE, Valkyrie only; NetPlay's skills driven by fixed rules instead of a model",
         n_episodes=100,
-        score=_np(250.24, 159.17),
-        depth=_np(2.35, 0.93),
-        xp_level=_np(2.39, 1.05),
-        turns=_np(1306.0, 924.17),
+        score=_np("250.24", "159.17"),
+        depth=_np("2.35", "0.93"),
+        xp_level=_np("2.39", "1.05"),
+        turns=_np("1306", "924.17"),
         counterpart="netplay",
     ),
     Anchor(
@@ -154,10 +159,10 @@ ANCHORS: tuple[Anchor, ...] = (
         source=NETPLAY,
         protocol="NLE, Valkyrie only; the NeurIPS 2021 NetHack Challenge winner, unmodified",
         n_episodes=100,
-        score=_np(11341.94, 11625.39),
-        depth=_np(4.01, 3.04),
-        xp_level=_np(3.34, 7.69),
-        turns=_np(21169.81, 9155.59),
+        score=_np("11341.94", "11625.39"),
+        depth=_np("4.01", "3.04"),
+        xp_level=_np("3.34", "7.69"),
+        turns=_np("21169.81", "9155.59"),
         counterpart="autopilot",
         note="Printed XL 3.34 ± 7.69 is as in the source.",
     ),
@@ -167,7 +172,7 @@ ANCHORS: tuple[Anchor, ...] = (
         kind="LLM agent",
         source=BALROG,
         protocol="BALROG NetHack protocol (one action per model call); figure quoted by wiki-BALROG",
-        progression_pct=PublishedValue(1.2, 0.4, "± as quoted"),
+        progression_pct=PublishedValue(1.2, 0.4, "± as quoted", printed="1.2 ± 0.4"),
         counterpart="autopilot",
         note="The BALROG leaderboard figure wiki-BALROG compares against.",
     ),
@@ -178,7 +183,7 @@ ANCHORS: tuple[Anchor, ...] = (
         source=WIKI_BALROG,
         protocol=("fixed game seed; best average over 5 parallel episodes across 3 runs "
                   "(not BALROG's protocol, so not directly comparable)"),
-        progression_pct=PublishedValue(1.57, 0.35, "± standard deviation (Figure 3)"),
+        progression_pct=PublishedValue(1.57, 0.35, "± standard deviation (Figure 3)", printed="1.57 ± 0.35"),
         counterpart="autopilot",
         note="Best dungeon level reached: 7.",
     ),
@@ -188,7 +193,7 @@ ANCHORS: tuple[Anchor, ...] = (
         kind="LLM agent",
         source=WIKI_BALROG,
         protocol="as the row above; the other BALROG baseline agents scored 0.00",
-        progression_pct=PublishedValue(0.37),
+        progression_pct=PublishedValue(0.37, printed="0.37"),
         counterpart="autopilot",
     ),
 )
