@@ -3,7 +3,9 @@
 Every figure below is copied by hand from the cited publication, with the table or figure it
 comes from. They are *anchors*, not like-for-like baselines: each comes with its own protocol
 (role, episode count, turn or step limits, model), noted in ``protocol``. Figures that could not
-be checked against a source are left out rather than estimated.
+be checked against a source are left out rather than estimated: the NeurIPS 2021 NetHack
+Challenge's own score table (Hambro et al. 2022) is one, so AutoAscend appears through the
+NetPlay authors' 100 runs and the challenge through a stated finding.
 """
 
 from __future__ import annotations
