@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -99,6 +100,12 @@ def test_every_scenario_has_a_des_file_a_task_and_sane_limits():
         get_scenario("nope")
 
 
+def test_the_docs_list_every_scenario():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text()
+    for name in scenario_names():
+        assert f"| `{name}` |" in docs, name
+
+
 # ---------------------------------------------------------------- scripted solutions
 async def test_pickup_pile(start):
     sc, check, api = start("pickup_pile")
@@ -122,7 +129,7 @@ async def test_bag_items(start):
     turn = (await api.get_stats()).turn
     assert check(api)
     assert (await api.get_stats()).turn == turn  # looking inside took no time
-    assert any("containing 3 items" in i.text for i in await api.get_inventory()), [i.text for i in await api.get_inventory()]
+    assert any("containing 3 items" in i.text for i in await api.get_inventory())
 
 
 async def test_bag_check_wants_the_named_things_inside(start):
@@ -230,7 +237,7 @@ async def test_dig_out(start):
     assert check(api)
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [0, 1])  # seed 0 places a potion of levitation, seed 1 a ring
 async def test_sso_key_lava(start, seed):
     sc, check, api = start("sso_key_lava", seed)
     await take(api, find_object(api, "key"))
@@ -305,3 +312,26 @@ async def test_the_autopilot_plays_scenarios_end_to_end(tmp_path):
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
     assert [s["scenario"] for s in saved] == ["boulder_corridor", "tasks_ordered"]
     assert (tmp_path / "out" / "boulder_corridor" / "run-0" / "summary.json").exists()
+
+
+async def test_a_model_that_solves_a_scenario_ends_the_episode_with_the_goal(tmp_path):
+    """A scripted model (a local server speaking the Anthropic wire format) walks to the
+    pile and picks everything up: the check holds and the episode stops there."""
+    from tests.agent.fake_model_server import FakeModelServer, Reply
+
+    def press(keys: str) -> Reply:
+        return Reply(tool_input={"action": "direct", "key": keys, "reasoning": "scripted"})
+
+    with FakeModelServer() as server:
+        server.script(press("llll"), press(",,<enter>"), press("s"))  # the third is never asked for
+        results = await run_suite_async(
+            f"anthropic:claude-haiku-4-5@{server.url}", names=["pickup_pile"],
+            db_path=str(tmp_path / "m.db"), library_path=str(tmp_path / "skills"),
+            episode_options={"backend_options": {"timeout": 2.0, "max_retries": 0}})
+        prompt = json.dumps(server.bodies("/v1/messages")[0])
+        assert server.pending == 1
+    (r,) = results
+    assert r.success and r.end_reason == "goal reached" and r.steps == 2 and r.model_calls == 2, r
+    assert get_scenario("pickup_pile").task in prompt  # the task is on the model's prompt
+    with pytest.raises(TypeError, match="no_such_field"):
+        await run_suite_async("autopilot", names=["pickup_pile"], episode_options={"no_such_field": 1})

@@ -58,9 +58,10 @@ def carrying(*names: str) -> Check:
 def wearing(name: str) -> Check:
     """True when an inventory item called ``name`` is worn (or put on)."""
     pat = _words(name)
+    worn = re.compile(r"\((?:being worn|on (?:left|right) hand)\)")  # not "(weapon in hand)"
 
     def check(api: NetHackAPI) -> bool:
-        return any(pat.search(line) and ("(being worn)" in line or " hand)" in line) for line in _inventory_lines(api))
+        return any(pat.search(line) and worn.search(line) for line in _inventory_lines(api))
 
     return check
 
@@ -127,22 +128,25 @@ def bag_holds(*names: str) -> Check:
     The inventory line of a bag whose contents the hero knows reads "a bag
     containing 3 items"; only when that count is high enough and none of the
     things is loose in the inventory does the check look inside the bag (apply
-    it, ':' look inside), which takes no game time."""
+    it, ':' look inside), which takes no game time. It looks again only after
+    the inventory changed, so make one check per episode."""
     pats = [_words(n) for n in names]
     count = re.compile(r"\b(?:bag|sack)\b.*containing (\d+) items?")
+    looked: dict[tuple[str, ...], bool] = {}  # inventory lines -> what looking inside found
 
     def check(api: NetHackAPI) -> bool:
         if api.game_over:
             return False
         inv = now(api.get_inventory())
+        key = tuple(i.text or i.name for i in inv)
+        if key in looked:
+            return looked[key]
         bags = [i for i in inv if (m := count.search((i.text or "").lower())) and int(m.group(1)) >= len(names)]
         loose = [(i.text or i.name).lower() for i in inv if i not in bags]
         if not bags or any(p.search(line) for p in pats for line in loose):
             return False
-        for bag in bags:
-            if bag.slot and all(p.search(_look_inside(api, bag.slot)) for p in pats):
-                return True
-        return False
+        looked[key] = any(bag.slot and all(p.search(_look_inside(api, bag.slot)) for p in pats) for bag in bags)
+        return looked[key]
 
     return check
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import statistics
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -88,7 +88,7 @@ _add(Scenario(
          "then put the apple, the blindfold and the towel into the bag (apply the bag, choose to put things "
          "in). Keep the bag with you.",
     des_file="bag_items.des",
-    make_check=_stateless(C.bag_holds("apple", "blindfold", "towel")),
+    make_check=lambda: C.bag_holds("apple", "blindfold", "towel"),
     max_steps=30, max_turns=400,
     success="a carried bag contains the apple, the blindfold and the towel",
     notes="NetPlay's bag scenario; the bag is a sack. The check looks inside the bag (no game time) only "
@@ -197,6 +197,7 @@ class ScenarioResult:
     error: Optional[str] = None  # the episode could not be played
 
     def to_dict(self) -> dict:
+        """The result as plain JSON-ready values."""
         return asdict(self)
 
 
@@ -233,6 +234,9 @@ async def run_suite_async(
     from ...agent.loop import Agent, EpisodeConfig
 
     chosen = _select(names)  # unknown names fail before anything is played
+    unknown = set(episode_options or {}) - {f.name for f in fields(EpisodeConfig)}
+    if unknown:
+        raise TypeError(f"EpisodeConfig has no field(s) {', '.join(sorted(unknown))}")
     results: list[ScenarioResult] = []
     for scenario in chosen:
         for r in range(max(1, int(repeats))):
