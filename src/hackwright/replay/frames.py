@@ -350,8 +350,8 @@ def _iter(path: Path, info: dict) -> Iterator[Frame]:
                         tty_cursor=arrays["tty_cursor"], glyphs=arrays.get("glyphs"),
                         blstats=arrays.get("blstats"))
             i += 1
-        if f.read(1):
-            info["truncated"] = True
+        if not info.get("truncated") and unpacker.tell() < path.stat().st_size:
+            info["truncated"] = True  # msgpack stops quietly before a torn final record
 
 
 def read_header(path: Union[str, Path]) -> dict:

@@ -231,10 +231,16 @@ _SCRIPT = r"""
     return [g, t];
   }
 
-  // Steps: first frame of each, decision and events of each.
-  const firstOf = new Map(), stepOrder = [];
-  F.step.forEach((s, i) => { if (!firstOf.has(s)) { firstOf.set(s, i); stepOrder.push(s); } });
+  // Steps: first frame of each, decision and events of each. A decision that sent no
+  // key has no frame of its own: it points at the next frame.
+  const firstOf = new Map();
+  F.step.forEach((s, i) => { if (!firstOf.has(s)) firstOf.set(s, i); });
   const decisionOf = new Map(run.decisions.map((d) => [d.step, d]));
+  for (const d of run.decisions) {
+    if (firstOf.has(d.step)) continue;
+    let i = F.step.findIndex((s) => s > d.step); firstOf.set(d.step, i < 0 ? N - 1 : i);
+  }
+  const stepOrder = [...firstOf.keys()].sort((a, b) => a - b);
   const eventsOf = new Map();
   for (const e of run.events) { if (!eventsOf.has(e.step)) eventsOf.set(e.step, []); eventsOf.get(e.step).push(e); }
 
@@ -327,7 +333,10 @@ _SCRIPT = r"""
     li.dataset.step = s;
     li.textContent = s === 0 ? '#0  start' : '#' + s + '  T:' + (d && d.turn !== null ? d.turn : '?') + '  ' +
       (d ? (d.skill_name || d.type) + (d.success ? '  ✓' : '  ✗') : '');
-    li.onclick = () => { play(false); show(firstOf.get(s)); };
+    li.onclick = () => {
+      play(false); show(firstOf.get(s));
+      if (curStep !== s) { curStep = s; showStep(s); }  // a step without frames of its own
+    };
     list.appendChild(li);
   }
   $('hw-steps-box').hidden = stepOrder.length < 2;
