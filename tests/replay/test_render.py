@@ -77,9 +77,10 @@ def test_html_holds_scrubber_tiles_decisions_and_stays_small(run, frames, tmp_pa
 
 def test_model_text_cannot_break_out_of_the_page(run, frames, tmp_path):
     evil = "</script><script>alert(1)</script> @FRAMES@"
-    run2 = dataclasses.replace(run, decisions=[DecisionRow(step=1, turn=1, type="create_skill", skill_name="evil", params={"x": evil},
-                                  code=f"async def evil(nh):\n    return '{evil}'\n", reasoning=evil,
-                                  stopped_reason=None, success=False, error=evil)])
+    bad = DecisionRow(step=1, turn=1, type="create_skill", skill_name="evil", params={"x": evil},
+                      code=f"async def evil(nh):\n    return '{evil}'\n", reasoning=evil, stopped_reason=None,
+                      success=False, error=evil)
+    run2 = dataclasses.replace(run, decisions=[bad])
     render_html(frames, tmp_path / "evil.html", run=run2)
     page = (tmp_path / "evil.html").read_text()
     assert "<script>alert(1)" not in page

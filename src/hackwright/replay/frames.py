@@ -83,7 +83,8 @@ class FrameRecorder:
     Set :attr:`step` before each agent decision; frames are tagged with it (0 before
     the first decision). ``meta`` (JSON-like: episode id, seed …) goes into the
     file's header. Call :meth:`close` at the end (or use it as a context manager).
-    Recording never ends a game: on a write error the recorder logs it and stops.
+    Creating the file may raise ``OSError``; after that, recording never ends a
+    game: on a write error the recorder logs it and stops recording.
     """
 
     def __init__(self, game, path: Union[str, Path], *, meta: Optional[dict] = None, keyframe_every: int = 256,
@@ -199,9 +200,10 @@ class FrameRecorder:
 
 
 # ---------------------------------------------------------------- reading
-_BL = {"turn": nethack.NLE_BL_TIME, "depth": nethack.NLE_BL_DEPTH, "hp": nethack.NLE_BL_HP,
-       "hpmax": nethack.NLE_BL_HPMAX, "score": nethack.NLE_BL_SCORE, "xl": nethack.NLE_BL_XP,
-       "gold": nethack.NLE_BL_GOLD, "x": nethack.NLE_BL_X, "y": nethack.NLE_BL_Y}
+# Bottom-line statistics by name → index in NLE's blstats.
+BLSTATS = {"turn": nethack.NLE_BL_TIME, "depth": nethack.NLE_BL_DEPTH, "hp": nethack.NLE_BL_HP,
+           "hpmax": nethack.NLE_BL_HPMAX, "score": nethack.NLE_BL_SCORE, "xl": nethack.NLE_BL_XP,
+           "gold": nethack.NLE_BL_GOLD, "x": nethack.NLE_BL_X, "y": nethack.NLE_BL_Y}
 
 
 @dataclass
@@ -223,7 +225,7 @@ class Frame:
         """A bottom-line statistic: turn, depth, hp, hpmax, score, xl, gold, x, y (0 if unknown)."""
         if self.blstats is None:
             return 0
-        return int(self.blstats[_BL[name]])
+        return int(self.blstats[BLSTATS[name]])
 
     def tty_lines(self) -> list[str]:
         """The terminal as text, one string per row (trailing blanks removed)."""

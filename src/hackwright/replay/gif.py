@@ -23,7 +23,6 @@ class GifReport:
 
     path: Path
     frames: int
-    every: int
     bytes: int
     size: tuple[int, int]  # width, height in pixels
 
@@ -81,7 +80,7 @@ def render_gif(frames: FrameLog, path: Union[str, Path], *, run: Optional[RunRec
     duration = max(20, int(round(1000 / max(fps, 0.1))))
     images[0].save(out, save_all=True, append_images=images[1:], duration=duration, loop=0, optimize=False,
                    disposal=1)
-    return GifReport(out, len(images), 0, out.stat().st_size, (width, height + bar))
+    return GifReport(out, len(images), out.stat().st_size, (width, height + bar))
 
 
 def gif_frame_count(path: Union[str, Path]) -> int:

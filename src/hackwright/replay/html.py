@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from .frames import FrameLog, tty_lines
+from .frames import BLSTATS, FrameLog, tty_lines
 from .gif import RenderError
 from .run import RunRecord
 from .tiles import TILE, TileSet, tileset
@@ -90,7 +90,7 @@ def frames_payload(frames: FrameLog, tiles: TileSet) -> tuple[dict, np.ndarray]:
     bl = frames.blstats
 
     def stat(name: str) -> list[int]:
-        return [frames[i].stat(name) for i in range(n)] if bl is not None else [0] * n
+        return bl[:, BLSTATS[name]].tolist() if bl is not None else [0] * n
 
     payload = {
         "n": n, "rows": int(frames.glyphs.shape[1]), "cols": int(frames.glyphs.shape[2]), "tile": TILE,

@@ -95,8 +95,8 @@ def play(frames: FrameLog, run: Optional[RunRecord] = None, opts: Optional[PlayO
         for i in range(start, n):
             fr = frames[i]
             if opts.color:
-                out.write(screen_ansi(fr) + f"\x1b[{fr.tty_chars.shape[0] + 1};1H\x1b[J" + _caption(fr, run, frames.total)
-                          + "\n")
+                below = f"\x1b[{fr.tty_chars.shape[0] + 1};1H\x1b[J"  # the caption goes under the screen
+                out.write(screen_ansi(fr) + below + _caption(fr, run, frames.total) + "\n")
             else:
                 out.write(f"--- {_caption(fr, run, frames.total)}\n{screen_text(fr)}\n")
             out.flush()
