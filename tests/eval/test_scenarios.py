@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -156,6 +157,7 @@ async def test_zap_statue(start):
 
 async def test_tasks_ordered_in_order(start):
     sc, check, api = start("tasks_ordered")
+    assert isinstance(check, TaskList) and check.ordered
     await take(api, spot(api, 10, 1))  # the blindfold
     assert not check(api) and check.progress() == ["pick up the blindfold"]
     await take(api, spot(api, 2, 3))  # the towel
@@ -311,7 +313,20 @@ async def test_the_autopilot_plays_scenarios_end_to_end(tmp_path):
     print("\n" + format_results(results))
     saved = json.loads((tmp_path / "out" / "results.json").read_text())
     assert [s["scenario"] for s in saved] == ["boulder_corridor", "tasks_ordered"]
-    assert (tmp_path / "out" / "boulder_corridor" / "run-0" / "summary.json").exists()
+    run = tmp_path / "out" / "boulder_corridor" / "run-0"
+    assert (run / "summary.json").exists()
+    # isolated (the default): each episode played on its own copy of the database and library
+    assert (run / "store" / "memory.db").exists() and not (tmp_path / "m.db").exists()
+
+
+async def test_a_shared_run_uses_the_given_database_and_library(tmp_path):
+    results = await run_suite_async("autopilot", names=["zap_statue"], max_steps=2, isolated=False,
+                                    db_path=str(tmp_path / "m.db"), library_path=str(tmp_path / "skills"))
+    assert results[0].steps == 2 and not results[0].success
+    db = sqlite3.connect(tmp_path / "m.db")
+    assert db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0] == 1
+    assert db.execute("SELECT COUNT(*) FROM decisions").fetchone()[0] == 2
+    db.close()
 
 
 async def test_a_model_that_solves_a_scenario_ends_the_episode_with_the_goal(tmp_path):

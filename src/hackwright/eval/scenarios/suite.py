@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import sqlite3
 import statistics
+import tempfile
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from . import checks as C
 from .checks import Check, Subgoal, TaskList
@@ -222,6 +226,7 @@ async def run_suite_async(
     progress: Optional[ProgressFn] = None,
     max_steps: Optional[int] = None,
     episode_options: Optional[dict[str, Any]] = None,
+    isolated: bool = True,
 ) -> list[ScenarioResult]:
     """Play every chosen scenario ``repeats`` times with the agent ``agent_spec``.
 
@@ -230,6 +235,14 @@ async def run_suite_async(
     ``EpisodeConfig`` fields (budgets, backend options …). With ``out_dir``,
     each episode is recorded into ``out_dir/<scenario>/run-<r>`` and all results
     go to ``out_dir/results.json``. ``progress`` is called after every episode.
+
+    ``isolated`` (the default): every episode starts from a private copy of the
+    run database and skill library, so results do not depend on the order of
+    the scenarios and the given ones stay as they were (the copies are kept in
+    the episode's ``out_dir`` folder, or thrown away). Otherwise all episodes
+    share them: skills written in one carry over to the next, and the library's
+    pruning after each episode may retire skills, built-ins too, that failed at
+    tasks they were never meant for.
     """
     from ...agent.loop import Agent, EpisodeConfig
 
@@ -242,16 +255,18 @@ async def run_suite_async(
         for r in range(max(1, int(repeats))):
             check = scenario.new_check()
             run_seed = int(seed) + r
-            cfg = EpisodeConfig(
-                seed=run_seed, env_id=scenario.env_id, role=scenario.role, llm=agent_spec,
-                max_steps=min(scenario.max_steps, max_steps) if max_steps else scenario.max_steps,
-                max_turns=scenario.max_turns, db_path=db_path, library_path=library_path,
-                record_dir=str(Path(out_dir) / scenario.name / f"run-{r}") if out_dir else None,
-                des_file=scenario.des_text(), task=scenario.task, goal=check,
-            )
-            for key, value in (episode_options or {}).items():
-                setattr(cfg, key, value)
-            result = await _play(Agent, cfg, scenario, r, run_seed, check)
+            record = Path(out_dir) / scenario.name / f"run-{r}" if out_dir else None
+            with _store(db_path, library_path, isolated, record) as (ep_db, ep_lib):
+                cfg = EpisodeConfig(
+                    seed=run_seed, env_id=scenario.env_id, role=scenario.role, llm=agent_spec,
+                    max_steps=min(scenario.max_steps, max_steps) if max_steps else scenario.max_steps,
+                    max_turns=scenario.max_turns, db_path=ep_db, library_path=ep_lib,
+                    record_dir=str(record) if record else None,
+                    des_file=scenario.des_text(), task=scenario.task, goal=check,
+                )
+                for key, value in (episode_options or {}).items():
+                    setattr(cfg, key, value)
+                result = await _play(Agent, cfg, scenario, r, run_seed, check)
             results.append(result)
             if progress is not None:
                 progress(result)
@@ -259,6 +274,32 @@ async def run_suite_async(
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         (Path(out_dir) / "results.json").write_text(json.dumps([x.to_dict() for x in results], indent=2))
     return results
+
+
+@contextmanager
+def _store(db_path: str, library_path: str, isolated: bool, record: Optional[Path]) -> Iterator[tuple[str, str]]:
+    """The database and library an episode uses: the given ones, or private copies."""
+    if not isolated:
+        yield db_path, library_path
+        return
+    with tempfile.TemporaryDirectory(prefix="hackwright-scenario-") as tmp:
+        home = (record / "store") if record else Path(tmp)
+        home.mkdir(parents=True, exist_ok=True)
+        db, lib = home / "memory.db", home / "skills"
+        for stale in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            stale.unlink(missing_ok=True)
+        shutil.rmtree(lib, ignore_errors=True)
+        if Path(db_path).is_file():
+            # SQLite's backup copies a database in WAL mode consistently, unlike a file copy.
+            src, dst = sqlite3.connect(db_path), sqlite3.connect(db)
+            try:
+                src.backup(dst)
+            finally:
+                src.close()
+                dst.close()
+        if Path(library_path).is_dir():
+            shutil.copytree(library_path, lib)
+        yield str(db), str(lib)
 
 
 async def _play(agent_cls, cfg, scenario: Scenario, run: int, seed: int, check: Check) -> ScenarioResult:
