@@ -1012,6 +1012,24 @@ class NetHackAPI:
         """
         return knowledge.lookup_item(name)
 
+    # The knowledge base nh.lookup reads (None: $HACKWRIGHT_KB or ~/.cache/hackwright/kb.sqlite).
+    kb_path: Optional[str] = None
+
+    async def lookup(self, query: str, k: int = 3) -> str:
+        """
+        Search the NetHack knowledge base (NetHack's encyclopedia, rumors, Oracle,
+        help, and pages on every monster and object with its real numbers, plus
+        any imported wiki) for a question such as "what happens if I hit a
+        floating eye". Returns the ``k`` (1-10) best passages as short text,
+        each headed "## Title › Section [source]". Built on first use (about a
+        second); hybrid BM25 + dense search when the dense index is built.
+        """
+        from ..kb.search import shared
+
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("lookup needs a non-empty question")
+        return shared(self.kb_path).lookup_text(query, k=max(1, min(int(k), 10)))
+
     def _eater(self) -> "knowledge.Eater":
         return knowledge.eater_for(self.hero_race or "human", self.hero_role or "", self._stats_now().xp_level)
 

@@ -24,6 +24,7 @@ QUERIES = (
     "find_nearest_of",
     "lookup_monster",
     "lookup_item",
+    "lookup",
     "is_safe_to_eat",
     "get_prayer_timeout",
     "get_events",
@@ -61,8 +62,9 @@ LOCAL = ("find_nearest",)
 # Answers sent along with every action's reply (the worker caches them for that state).
 PREFETCH = ("get_stats", "get_position", "get_visible_monsters")
 # Queries the host may answer ahead of time, because the skill asked them (with the
-# same arguments) after its previous action; get_items_here is absent: it types keys.
-PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events"}
+# same arguments) after its previous action; get_items_here is absent: it types keys,
+# and lookup: its answer never changes with the game, so asking again would be waste.
+PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events", "lookup"}
 MAX_ADAPTIVE_PREFETCH = 6
 
 CALLABLE = frozenset(QUERIES + ACTIONS)
