@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional
 from ..api.nethack_api import NetHackAPI
 from ..env.make import CHALLENGE_ENV, GameConfig
 from ..eval.progression import progression
+from ..replay.frames import FrameRecorder
 from ..sandbox import errors as skill_errors
 from ..sandbox.runner import SandboxLimits, SkillOutcome, SkillRunner
 from ..skills.library import Situation, SkillLibrary, SkillNotFoundError
@@ -172,6 +173,7 @@ class Agent:
         self._system: Optional[str] = None
         self.goal_reached: Optional[bool] = None if config.goal is None else False
         self.timeline: list[tuple[int, int, int, int]] = []
+        self.recorder: Optional[FrameRecorder] = None  # every key's screen, for replays and renders
 
     # ------------------------------------------------------------ set-up
     def _open(self) -> None:
@@ -185,7 +187,7 @@ class Agent:
                                                   des_file=c.des_file))
         if self.strategist is None:
             transcript = str(Path(c.record_dir) / "transcript.jsonl") if c.record_dir else None
-            self.strategist = make_strategist(c.llm, transcript=transcript, **c.backend_options)
+            self.strategist = make_strategist(c.llm, transcript=transcript, seed=c.seed, **c.backend_options)
         if isinstance(self.strategist, Autopilot):
             self.autopilot = self.strategist  # one memory of what worked, whoever decides
         self._trusted = SkillRunner(self.api, mode="inprocess", limits=c.skill_limits)
@@ -195,6 +197,12 @@ class Agent:
                 (utc_now(), c.seed, c.env_id, self.api.hero_role, getattr(self.strategist, "name", c.llm)),
             )
             self.episode_id = int(cur.lastrowid)
+        if c.record_dir:
+            try:
+                self.recorder = FrameRecorder(self.api.game, Path(c.record_dir) / "frames.bin",
+                                              meta={"episode_id": self.episode_id, "seed": c.seed, "env_id": c.env_id})
+            except OSError as e:  # a replay is nice to have; the episode goes on without it
+                self.memory.errors.append(f"frames are not recorded: {e}")
 
     def _sandbox_runner(self) -> SkillRunner:
         if self._sandbox is None:
@@ -260,6 +268,8 @@ class Agent:
     async def _step(self, step: int) -> None:
         api = self.api
         assert api is not None
+        if self.recorder is not None:
+            self.recorder.step = step
         state = await self._gather()
         skills = self.library.relevant(self._situation(state), k=self.config.prompt_skills)
         names = {s.name for s in self.library.all()}
@@ -293,7 +303,7 @@ class Agent:
         """The same decision again and again without progress: warn, then step in."""
         s = state["stats"]
         progress_key = (s.turn, s.position, s.dungeon_level, s.hp)
-        if self.last_decision is None:
+        if self.last_decision is None or not getattr(self.strategist, "loop_fallback", True):
             return []
         sig = self.last_decision.signature()
         self._repeats.append((sig, progress_key))
@@ -352,6 +362,8 @@ class Agent:
         self.skills_used[name or d.type] += 1
         # The autopilot (strategist or fallback) learns what worked and which levels are done.
         self.autopilot.observe(name, result, api)
+        if self.strategist is not self.autopilot and hasattr(self.strategist, "observe"):
+            self.strategist.observe(name, result, api)  # baselines keep their own notes
         return result, error
 
     def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult]) -> None:
@@ -482,6 +494,8 @@ class Agent:
         for r in (self._trusted, self._sandbox):
             if r is not None:
                 r.close()
+        if self.recorder is not None:
+            self.recorder.close()
         if api is not None:
             api.close()
         try:

@@ -102,6 +102,8 @@ class NetHackAPI:
         self.hero_role: Optional[str] = None
         self.hero_gender: Optional[str] = None
         self.hero_alignment: Optional[str] = None
+        self._too_heavy_to_squeeze = False
+        self._untouchable: dict[tuple[int, int], dict[Position, tuple[str, int]]] = {}  # level -> square -> (name, turn)
         self.after_action: list[Callable[["NetHackAPI"], None]] = []  # e.g. the skill runner's event monitor
         self.events: list[GameEvent] = []  # filled by whoever watches (see skills.triggers)
         self._last_blstats = np.zeros(27, dtype=np.int64)  # survives NLE zeroing blstats at death
@@ -528,7 +530,8 @@ class NetHackAPI:
         """
         Move one step toward target position.
         Uses pathfinding over the remembered map (walks around walls, water,
-        lava, boulders, known traps and peaceful monsters; swaps with pets) and
+        lava, boulders, known traps, peaceful monsters and monsters that must not
+        be touched, such as floating eyes and molds; swaps with pets) and
         opens a closed door that is the next step. Call it in a loop to walk.
         """
         target = _as_position(target)
@@ -949,12 +952,41 @@ class NetHackAPI:
         )
 
     # ------------------------------------------------------------ pathfinding
+    # Walking into these attacks them, and their passive (paralysis, petrification,
+    # acid, fire, cold, an explosion) hurts more than the fight is worth: paths go round.
+    NEVER_TOUCH = frozenset(("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
+                             "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold"))
+
     def _blocked(self) -> list[Position]:
-        return [m.position for m in observe.visible_monsters(self._obs(), self._hero()) if m.is_peaceful and not m.is_tame]
+        hero = self._hero()
+        visible = observe.visible_monsters(self._obs(), hero)
+        out = [m.position for m in visible if (m.is_peaceful and not m.is_tame) or m.name in self.NEVER_TOUCH]
+        # Such a monster stays in the way after it drops out of view (a floating eye in a
+        # dark corridor): remember its square until the hero sees it empty, or for a while.
+        mem = self._level_memory()
+        key = (mem.dnum, mem.dlevel)
+        turn = self._stats_now().turn
+        known = self._untouchable.setdefault(key, {})
+        here = {m.position for m in visible}
+        for m in visible:
+            if m.name in self.NEVER_TOUCH:
+                for p in [p for p, (n, _) in known.items() if n == m.name and p != m.position and p.steps_to(m.position) <= 3]:
+                    del known[p]  # the same one, moved
+                known[m.position] = (m.name, turn)
+        for p, (_, seen) in list(known.items()):
+            if turn - seen > 300 or (p.steps_to(hero) <= 1 and p not in here):
+                del known[p]
+        return out + [p for p in known if p not in out]
 
     def _path(self, target: Position) -> Optional[list[str]]:
         self._refresh()
-        return maps.find_path(self._level_memory(), self._hero(), target, blocked=self._blocked())
+        # Over 600 weight units the hero cannot squeeze diagonally between two
+        # obstacles; NetHack says so once, and a path that needs it would stall.
+        if not self._too_heavy_to_squeeze and any("carrying too much to get through" in m
+                                                  for m in self._kb.history[-6:]):
+            self._too_heavy_to_squeeze = True
+        return maps.find_path(self._level_memory(), self._hero(), target, blocked=self._blocked(),
+                              allow_squeeze=not self._too_heavy_to_squeeze)
 
     async def find_path(self, target: Position) -> list[str]:
         """

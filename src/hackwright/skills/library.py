@@ -41,7 +41,7 @@ The value of a run (SSO: keep only skills that earn reward)
             − 1000 if the hero died
 
 (:class:`ValueWeights` holds the constants.) ``prune(min_runs=5)`` retires a
-skill whose mean value is ≤ 0 over at least ``min_runs`` runs of its current
+model-written skill (built-ins only with ``builtins=True``) whose mean value is ≤ 0 over at least ``min_runs`` runs of its current
 version since it was saved or last revived; retired skills stay on disk and
 in the database, are marked in meta.json, SKILL.md and the ``skills`` table,
 and are left out of ``all()`` and ``relevant()`` until ``revive``.
@@ -1615,14 +1615,18 @@ class SkillLibrary:
         log.info("skill %s %s%s", name, "retired" if retired else "revived", f": {reason}" if reason else "")
         return skill
 
-    def prune(self, min_runs: int = 5, threshold: float = 0.0) -> list[str]:
-        """Retire every skill (built-ins too) whose mean value is ≤ ``threshold``
-        over ≥ ``min_runs`` judged runs; return their names. Regenerates the docs."""
+    def prune(self, min_runs: int = 5, threshold: float = 0.0, builtins: bool = False) -> list[str]:
+        """Retire every model-written skill (built-ins too with ``builtins=True``) whose
+        mean value is ≤ ``threshold`` over ≥ ``min_runs`` judged runs; return their
+        names. Regenerates the docs. Built-ins are spared by default: the offline
+        strategist is built on them, and their value depends on who calls them."""
         self._ensure_loaded()
         out = []
         with self._lock():
             stats = self.all_stats()
             for skill in self.all():
+                if skill.source == "builtin" and not builtins:
+                    continue
                 st = stats.get(skill.name)
                 if st is None or st.recent_executions < min_runs or st.recent_mean_value > threshold:
                     continue

@@ -1,19 +1,28 @@
-"""Strategists: who makes the decisions. ``make_strategist("autopilot" | "anthropic:MODEL" |
-"openai:MODEL[@BASE_URL]" | "replay:FILE")``."""
+"""Strategists: who makes the decisions. ``make_strategist("autopilot" | "handcrafted" |
+"random" | "anthropic:MODEL" | "openai:MODEL[@BASE_URL]" | "replay:FILE")``."""
 
 from __future__ import annotations
 
 from typing import Any, Optional
 
 from .autopilot import Autopilot
+from .baselines import Handcrafted, RandomAgent
 from .model import ModelStrategist
 
+BUILTIN = ("autopilot", "handcrafted", "random")
 
-def make_strategist(spec: str, *, transcript: Optional[str] = None, **backend_options: Any):
-    """The strategist for an ``--llm`` spec; model exchanges are written to ``transcript``."""
+
+def make_strategist(spec: str, *, transcript: Optional[str] = None, seed: Optional[int] = 0,
+                    **backend_options: Any):
+    """The strategist for an ``--llm``/``--agent`` spec; model exchanges are written to
+    ``transcript``; ``seed`` seeds the random agent."""
     spec = (spec or "autopilot").strip()
     if spec in ("autopilot", "offline", "none"):
         return Autopilot()
+    if spec == "handcrafted":
+        return Handcrafted()
+    if spec == "random":
+        return RandomAgent(seed)
     from ..backends.base import make_backend
 
     if spec.startswith("replay:"):
@@ -33,4 +42,5 @@ def default_llm_spec(env: Optional[dict] = None) -> str:
     return "autopilot"
 
 
-__all__ = ["Autopilot", "ModelStrategist", "make_strategist", "default_llm_spec"]
+__all__ = ["Autopilot", "Handcrafted", "ModelStrategist", "RandomAgent", "BUILTIN", "make_strategist",
+           "default_llm_spec"]

@@ -30,6 +30,14 @@ class AutopilotState:
     last_result: Optional[Any] = None  # how the previous skill ended
     armor_seen: str = ""
     last_descend_turn: int = -10_000
+    elbereth_at: tuple = ()  # (level, x, y) of the last Elbereth engraved
+    # (hunger, kills, food carried) when eat_when_hungry last found nothing: no retry until it changes
+    no_food: tuple = ()
+    asked_food: tuple = ()
+
+    def elbereth_failed_here(self, stats) -> bool:
+        """Elbereth was already engraved on this square and the monster is still here."""
+        return self.elbereth_at == (stats.dungeon_level, stats.position.x, stats.position.y)
 
 
 # Touching these kills or cripples (passive attacks, petrification, acid, engulfing slime).
@@ -52,6 +60,7 @@ class Autopilot:
     def __init__(self) -> None:
         self.state = AutopilotState()
 
+    DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
     EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done")
 
     def observe(self, skill: str, result, api) -> None:
@@ -70,6 +79,10 @@ class Autopilot:
         else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
             s.failed_at[skill] = turn
+        if skill == "eat_when_hungry" and not (result is not None and result.success):
+            s.no_food = s.asked_food
+        if skill == "engrave_elbereth":
+            s.elbereth_at = (int(bl[12]), int(bl[0]), int(bl[1]))  # depth, x, y
         if skill in ("explore_level", "explore_and_fight") and result is not None and \
                 result.stopped_reason in self.EXPLORE_DONE:
             s.explored_levels.add(level)
@@ -93,7 +106,6 @@ class Autopilot:
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_MELEE]
         near = [m for m in hostile if m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE]
-        dangerous = [m for m in hostile if m.position.is_adjacent(hero) and m.name in NEVER_MELEE]
         hp_frac = stats.hp / stats.max_hp if stats.max_hp else 1.0
         hunger = stats.hunger
         timeout = await api.get_prayer_timeout()
@@ -113,7 +125,7 @@ class Autopilot:
                 return False
             if s.failures.get(name, 0) < 3:
                 return True
-            return stats.turn - s.failed_at.get(name, 0) > 100  # forgiven after a while
+            return stats.turn - s.failed_at.get(name, 0) > 50  # forgiven after a while
 
         # 1. emergency: HP critical
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
@@ -123,14 +135,19 @@ class Autopilot:
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
         if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
             return _decision("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
-        # 2. fight what is next to me
+        # 2. fight what is next to me: weak monsters inside the long exploring skill
+        # (one decision for the whole level), strong ones with care.
+        strong = [m for m in adjacent if m.threat_level > stats.xp_level + self.DANGER_MARGIN]
+        if strong:
+            if ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+                return _decision("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
+            if stats.dungeon_level > 1 and level.stairs_up and ok("retreat_upstairs"):
+                return _decision("retreat_upstairs", {}, f"the {strong[0].name} is too strong: leave upstairs")
+        if adjacent and hp_frac >= 0.45 and not strong and ok("explore_and_fight"):
+            return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
-        if dangerous:
-            if ok("ranged_attack"):
-                return _decision("ranged_attack", {}, f"the {dangerous[0].name} must not be touched: shoot it")
-            if ok("explore_level"):
-                return _decision("explore_level", {}, f"walk away from the {dangerous[0].name}")
+        # Floating eyes, molds and the like are walked around (pathing avoids them).
         # Hurt, nothing adjacent: heal first (under Elbereth when something is in view).
         if hp_frac < 0.5 and not adjacent:
             if near and ok("engrave_elbereth"):
@@ -138,8 +155,11 @@ class Autopilot:
             if ok("rest_until_healed"):
                 return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt: rest before going on")
         # 3. eat
-        if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry"):
-            kills = getattr(ctx, "kills", None) or {}
+        kills = getattr(ctx, "kills", None) or {}
+        food_key = (hunger.value, tuple(sorted(kills.items())),
+                    sum(1 for i in state["inventory"] if i.object_class == "food"))
+        if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry") and food_key != s.no_food:
+            s.asked_food = food_key
             return _decision("eat_when_hungry", {"kills": kills} if kills else {}, f"I am {hunger.value}")
         if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
@@ -160,20 +180,33 @@ class Autopilot:
         # 5. rest when hurt and safe
         if hp_frac < 0.6 and not near and ok("rest_until_healed"):
             return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
-        # 6. explore this level, then 7. go down
-        if level_key not in s.explored_levels and ok("explore_and_fight"):
-            piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
-            return _decision("explore_and_fight", {"known_piles": piles} if piles else {},
-                             "explore the level, fighting what gets in the way")
+        # 6. explore this level, then 7. go down — one skill does both, level after level.
+        if ok("explore_and_fight") and (level_key not in s.explored_levels or level.stairs_down is not None):
+            return self._explore(s, level_key, stats, "explore, fighting what gets in the way, then go down")
         if level_key not in s.explored_levels and ok("explore_level"):
-            return _decision("explore_level", {}, "explore the level")
+            return _decision("explore_level", {"fight": True, "stop_at_stairs": True}, "explore the level")
         if level.stairs_down is not None and ok("descend"):
             s.last_descend_turn = stats.turn
             return _decision("descend", {}, "the level is explored: go down")
-        if "explore_level" in have:
+        if "explore_level" in have and ok("explore_level"):
             # No way down known yet: exploring again searches for hidden passages.
-            return _decision("explore_level", {}, "look again for the way down")
-        return _decision("rest_until_healed", {}, "nothing better to do")
+            return _decision("explore_level", {"fight": True, "stop_at_stairs": True},
+                             "look again for the way down: search for hidden passages")
+        from ..decisions import AgentDecision
+
+        # Every skill has failed here lately: let time pass (monsters move, HP comes back)
+        # rather than ask again at once.
+        return AgentDecision(type="direct_action", action="20s", reasoning="nothing works right now: "
+                             "search for 20 turns and look again")
+
+    def _explore(self, s: "AutopilotState", level_key: tuple[int, int], stats, why: str):
+        piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
+        params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN}
+        if s.no_food and s.no_food[0] == stats.hunger.value:
+            params["keep_going_hungry"] = True  # no safe food to be had: go on until Weak
+        if piles:
+            params["known_piles"] = piles
+        return _decision("explore_and_fight", params, why)
 
     def explored(self, api) -> None:
         bl = api.game.obs["blstats"]

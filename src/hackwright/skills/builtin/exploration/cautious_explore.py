@@ -3,7 +3,10 @@ import collections
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "level_change", "engulfed")  # it watches monsters and hunger itself, more finely
 
-AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")
+# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
+# cold, an explosion) costs more than the fight gains: walk around them.
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
+         "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 DOORS = ("doorway", "open door", "closed door")
 HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
 DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",

@@ -1,19 +1,40 @@
 """Explore the level and fight the weak monsters that get in the way, until the level is done.
 
-One call covers most of a level: the hero walks to frontiers, opens doors, kicks
-locked ones (unless a shop is mentioned), and melees hostile monsters that come
-next to it, so the strategist is asked again only when something needs a decision.
+One call covers a whole level — or, with ``descend=True``, level after level:
+the hero walks to frontiers, opens doors, kicks locked ones (unless a shop is
+mentioned), melees hostile monsters that come next to it, picks up small
+valuables it walks over, eats carried food when Hungry, and rests when hurt with
+nothing in view. The strategist is asked again only when something needs a
+decision: low HP in a fight, a monster too strong or too dangerous to touch,
+hunger with no food, gear to judge, or nothing left to do.
 
 Parameters:
     hp_threshold: stop when HP falls below this fraction of max (default 0.4)
     budget: the most game actions to spend (default 800)
     danger_margin: a monster whose difficulty exceeds the hero's level by more
         than this stops the skill instead of being fought (default 4)
+    known_piles: [x, y] squares whose objects were already dealt with
+    pick_up: take gold, wands, rings, amulets, potions, scrolls, gems and safe
+        food walked over (default True)
+    stop_for_gear: stop with "items_here" on armour, weapons and tools so the
+        strategist can judge them (default True)
+    eat: eat carried food when Hungry (default True)
+    rest_below: with no hostile in view, rest (search) when HP is below this
+        fraction until 90% (default 0.6; 0 turns resting off)
+    descend: when the level is done, walk to the down stairs and go down, and
+        go on exploring there (default False)
+    max_depth: with descend, never go below this dungeon level (default 50)
+    descend_min_hp: with descend, rest until HP is at least this fraction before
+        going down (default 0.7)
+    keep_going_hungry: when Hungry with no food carried, go on until Weak instead
+        of stopping at once (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
-"low_hp", "hungry", "dangerous_monster" (a floating eye, cockatrice or a much
-stronger monster is next to the hero), "items_here" (standing on objects not
-looked at yet), "stuck", "level_changed", "budget", "game_over".
+"max_depth" (success; descend reached max_depth and the level is done),
+"low_hp", "hungry" (no food carried; with keep_going_hungry only once Weak), "dangerous_monster" (a much stronger
+monster is next to the hero; passive-dangerous ones such as floating eyes and
+molds are walked around, never hit), "items_here" (gear to judge), "stuck",
+"level_changed" (without descend), "budget", "game_over".
 """
 
 CATEGORY = "exploration"
@@ -21,45 +42,93 @@ TRIGGERS = ("low_hp", "engulfed")
 
 NEVER_MELEE = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
                "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
+SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
+GEAR = ("armor", "weapon", "tool")
+SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "apple", "orange", "pear",
+             "melon", "banana", "carrot", "slime mold", "candy bar", "pancake", "cream pie", "kelp frond",
+             "eucalyptus leaf", "clove of garlic", "sprig of wolfsbane", "lichen corpse", "lizard corpse",
+             "K-ration", "C-ration")
+
+
+def _safe_food(item):
+    text = (item.text or item.name).lower()
+    if "for sale" in text or "unpaid" in text or "cursed" in text.replace("uncursed", ""):
+        return False
+    return any(f.lower() in text for f in SAFE_FOOD)
 
 
 async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, danger_margin: int = 4,
-                            known_piles: list = ()):
-    """Explore the level and fight the weak monsters that get in the way, until the level is done.
+                            known_piles: list = (), pick_up: bool = True, stop_for_gear: bool = True,
+                            eat: bool = True, rest_below: float = 0.6, descend: bool = False,
+                            max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False):
+    """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
-    known_piles: [x, y] squares whose objects were already dealt with (no stop there).
+    known_piles: [x, y] squares on the current level whose objects were already dealt with.
     """
     start = await nh.get_stats()
     turn0 = start.turn
     depth0 = start.dungeon_level
+    level_key = (start.branch, start.level_in_branch)
     actions = 0
     stuck = 0
     kicks = 0
+    levels = 0
     seen_piles = set()
     for p in known_piles or ():
         if len(p) == 2:
             seen_piles.add((p[0], p[1], start.dungeon_level))
     last_pos = None
+    taken = []
 
     async def done(reason, success, **data):
         now = await nh.get_stats()
+        data["levels_descended"] = levels
+        if taken:
+            data["picked_up"] = taken[-20:]
         return SkillResult(reason, data, actions, now.turn - turn0, success)
+
+    async def hostiles_in_view():
+        return [m for m in await nh.get_visible_monsters()
+                if not m.is_peaceful and not m.is_tame and m.name not in NEVER_MELEE]
+
+    async def rest_to(fraction):
+        """Search in short bursts until HP reaches fraction of max or something shows up."""
+        nonlocal actions
+        spent = 0
+        while spent < 400 and actions < budget:
+            s = await nh.get_stats()
+            if s.hp >= s.max_hp * fraction or s.hunger.severity >= HungerState.HUNGRY.severity:
+                return True
+            if await hostiles_in_view():
+                return False
+            res = await nh.search(20)
+            actions += 1
+            if res.game_over:
+                return False
+            spent += max(1, (await nh.get_stats()).turn - s.turn)
+        return False
 
     while actions < budget:
         stats = await nh.get_stats()
         if stats.hp <= 0:
             return await done("game_over", False)
-        if stats.dungeon_level != depth0:
-            return await done("level_changed", True, depth=stats.dungeon_level)
+        if (stats.branch, stats.level_in_branch) != level_key:
+            if not descend or stats.dungeon_level < depth0:
+                return await done("level_changed", True, depth=stats.dungeon_level)
+            # A new level (stairs, a trap door or a hole): start over there.
+            level_key = (stats.branch, stats.level_in_branch)
+            depth0 = stats.dungeon_level
+            levels += 1
+            seen_piles.clear()
+            kicks = stuck = 0
+            last_pos = None
         if stats.hp < stats.max_hp * hp_threshold:
             return await done("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
-        if stats.hunger.severity >= HungerState.HUNGRY.severity:
-            return await done("hungry", False, hunger=stats.hunger.value)
         hero = stats.position
         monsters = await nh.get_visible_monsters()
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
-        adjacent = [m for m in hostile if m.position.is_adjacent(hero)]
-        risky = [m for m in adjacent if m.name in NEVER_MELEE or m.threat_level > stats.xp_level + danger_margin]
+        adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_MELEE]
+        risky = [m for m in adjacent if m.threat_level > stats.xp_level + danger_margin]
         if risky:
             m = risky[0]
             return await done("dangerous_monster", False, monster=m.name, at=m.position)
@@ -73,23 +142,80 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 await nh.search()  # e.g. diagonal out of a doorway: let it come to us
                 actions += 1
             continue
-        # Objects walked onto during this run: let the strategist decide what to take
-        # (corpses and rocks alone are not worth a decision).
+        if stats.hunger.severity >= HungerState.HUNGRY.severity:
+            food = [i for i in await nh.get_inventory() if i.object_class == "food" and _safe_food(i)]
+            if eat and food:
+                res = await nh.eat(food[0].slot)
+                actions += 1
+                if res.game_over:
+                    return await done("game_over", False)
+                if not res.success:
+                    return await done("hungry", False, hunger=stats.hunger.value, error=res.error)
+                continue
+            if not keep_going_hungry or stats.hunger.severity >= HungerState.WEAK.severity:
+                return await done("hungry", False, hunger=stats.hunger.value, food_carried=bool(food))
+        elif rest_below and stats.hp < stats.max_hp * rest_below and not any(
+                m.name not in NEVER_MELEE for m in hostile):
+            await rest_to(0.9)
+            continue
+        # Objects walked onto: small valuables are taken at once; gear waits for the
+        # strategist (corpses and rocks alone are not worth a decision).
         here = (hero.x, hero.y, stats.dungeon_level)
         if last_pos is not None and last_pos != hero and here not in seen_piles:
             msgs = " ".join(await nh.get_messages(3))
             if "You see here" in msgs or "Things that are here" in msgs or "objects here" in msgs:
                 seen_piles.add(here)
                 items = await nh.get_items_here()
-                worth = [i.name for i in items if i.corpse_of is None and i.object_class not in ("rock", "ball", "chain")]
-                if worth:
-                    return await done("items_here", True, at=hero, items=worth)
+                gear = []
+                for i in items:
+                    text = (i.text or i.name).lower()
+                    if "for sale" in text or i.corpse_of is not None and not _safe_food(i):
+                        continue
+                    if pick_up and (i.object_class in SMALL_VALUABLES or
+                                    i.object_class == "food" and _safe_food(i)):
+                        res = await nh.pickup(i.text or i.name)
+                        actions += 1
+                        if res.game_over:
+                            return await done("game_over", False)
+                        if res.success:
+                            taken.append(i.text or i.name)
+                            after = await nh.get_stats()
+                            if after.encumbrance != "Unencumbered" and stats.encumbrance == "Unencumbered":
+                                return await done("items_here", True, at=hero, items=[i.text or i.name],
+                                                  burdened=True)
+                    elif i.object_class in GEAR:
+                        gear.append(i.text or i.name)
+                if gear and stop_for_gear:
+                    return await done("items_here", True, at=hero, items=gear)
         last_pos = hero
         target = await nh.find_unexplored()
         if target is None:
             level = await nh.get_current_level()
-            return await done("level_done", True, stairs_down=level.stairs_down,
-                              explored_percentage=round(level.explored_percentage, 1))
+            if not descend or level.stairs_down is None or stats.dungeon_level >= max_depth:
+                reason = "max_depth" if descend and stats.dungeon_level >= max_depth else "level_done"
+                return await done(reason, True, stairs_down=level.stairs_down,
+                                  explored_percentage=round(level.explored_percentage, 1))
+            target = level.stairs_down
+            if hero == target:
+                if stats.hp < stats.max_hp * descend_min_hp:
+                    # Arriving hurt is how heroes die: heal on the stairs first.
+                    if await hostiles_in_view():
+                        await nh.search()  # let it come; it is fought once adjacent
+                        actions += 1
+                    elif not await rest_to(descend_min_hp + 0.1):
+                        s = await nh.get_stats()
+                        if s.hp < s.max_hp * descend_min_hp:
+                            return await done("low_hp", False, hp=s.hp, max_hp=s.max_hp, on_stairs=True)
+                    continue
+                res = await nh.go_down()
+                actions += 1
+                if res.game_over:
+                    return await done("game_over", False)
+                if not res.success:
+                    stuck += 1
+                    if stuck > 3:
+                        return await done("stuck", False, target=target, error=res.error)
+                continue
         result = await nh.move_to(target)
         actions += 1
         if result.game_over:

@@ -3,7 +3,10 @@ import collections
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
 
-AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore")  # bumping these is a melee attack
+# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
+# cold, an explosion) costs more than the fight gains: walk around them.
+AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
+         "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 DOORS = ("doorway", "open door", "closed door")
 HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
 DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
@@ -211,6 +214,8 @@ async def explore_level(
     max_kicks: int = 8,
     push_boulders: bool = True,
     max_pushes: int = 12,
+    fight: bool = False,
+    danger_margin: int = 4,
 ) -> SkillResult:
     """Explore the current level: walk to every unexplored spot, open or kick doors, then search for hidden passages.
 
@@ -240,6 +245,8 @@ async def explore_level(
         kick_locked_doors (bool, True), max_kicks (int, 8): per door.
         push_boulders (bool, True), max_pushes (int, 12): push boulders that may hide
             the rest of the level (never in Sokoban) before searching.
+        fight (bool, False): melee adjacent hostiles whose difficulty is at most the
+            hero's level + `danger_margin` (int, 4) instead of stopping for them.
 
     Stopped reasons: "fully_explored" (success; data.stairs_down tells whether the
     down stairs are known), "found_stairs" (with stop_at_stairs), "search_exhausted"
@@ -311,8 +318,18 @@ async def explore_level(
             return await finish("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
         hero = stats.position
         monsters = await nh.get_visible_monsters()
-        if stop_on_hostile:
+        if stop_on_hostile or fight:
             near = [m for m in monsters if _hostile(m) and m.name not in AVOID and m.position.is_adjacent(hero)]
+            weak = [m for m in near if m.threat_level <= stats.xp_level + danger_margin]
+            if fight and weak and len(weak) == len(near):
+                res = await nh.attack(hero.direction_to(min(weak, key=lambda m: m.threat_level).position))
+                actions += 1
+                if res.game_over:
+                    return await finish("game_over", False, game_over=True)
+                if not res.success:
+                    await nh.search()  # e.g. diagonal out of a doorway: let it come
+                    actions += 1
+                continue
             if near:
                 m = near[0]
                 return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))

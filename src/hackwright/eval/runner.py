@@ -1,0 +1,457 @@
+"""The evaluation runner: many episodes, in parallel processes or on Ray, resumable.
+
+``hackwright eval --agent autopilot --seeds 0-39 --workers 2`` plays one episode per
+seed (seeding convention of :mod:`hackwright.env.make`, so rows compare exactly with
+any other agent on the same seeds), records each in the run database and in its own
+record folder (ttyrec, frames, transcript, summary), appends its summary to
+``OUT/episodes.jsonl`` as it finishes, and writes ``episodes.csv`` and the report.
+Seeds already in ``episodes.jsonl`` for that agent are skipped, so an interrupted
+evaluation resumes where it stopped.
+
+Episodes never crash the evaluation: an exception inside one becomes a summary with
+``end_reason = "error: …"`` (a harness error, counted in the report).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+import time
+import traceback
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+AGENTS_HELP = "autopilot (built-in), handcrafted (NetPlay's rules), random, or a model spec (anthropic:MODEL, …)"
+CSV_FIELDS = ("agent", "seed", "role", "end_reason", "death_reason", "score", "max_depth", "max_xp_level", "turns",
+              "progression", "decisions", "decisions_per_1000_turns", "model_calls", "input_tokens",
+              "output_tokens", "cost_usd", "skills_created", "wall_s", "episode_id", "record_dir")
+
+
+class EvalError(ValueError):
+    """A bad evaluation request (seed list, agent, backend)."""
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"0-39"``, ``"1,5,9"`` or ``"0-3,10"`` → a sorted list of distinct seeds."""
+    out: set[int] = set()
+    for part in str(text).replace(" ", "").split(","):
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m:
+            raise EvalError(f"bad seed range {part!r}: write e.g. 0-39 or 1,5,9")
+        a = int(m.group(1))
+        b = int(m.group(2)) if m.group(2) is not None else a
+        if b < a:
+            raise EvalError(f"bad seed range {part!r}: the end is below the start")
+        out.update(range(a, b + 1))
+    if not out:
+        raise EvalError("no seeds given")
+    return sorted(out)
+
+
+def agent_slug(agent: str) -> str:
+    """A file-name-safe name for an agent spec."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", agent).strip("_") or "agent"
+
+
+@dataclass
+class EpisodeJob:
+    """One episode to play (everything a worker process needs; picklable)."""
+
+    agent: str
+    seed: int
+    role: Optional[str] = None
+    env_id: Optional[str] = None
+    max_steps: Optional[int] = None
+    max_turns: Optional[int] = None
+    db_path: str = "data/memory.db"
+    library_path: str = "skills"
+    record_dir: Optional[str] = None
+    config_path: Optional[str] = None
+    budget_usd: Optional[float] = None
+    bundle: bool = False  # return the episode's database rows (remote workers: Ray)
+
+
+@dataclass
+class EvalConfig:
+    """What ``hackwright eval`` runs."""
+
+    agent: str = "autopilot"
+    seeds: list[int] = field(default_factory=lambda: list(range(4)))
+    role: Optional[str] = None
+    env_id: Optional[str] = None
+    workers: int = 1
+    max_turns: Optional[int] = None
+    max_steps: Optional[int] = None
+    out_dir: str = "eval"
+    db_path: Optional[str] = None  # default OUT/runs.db
+    library_path: Optional[str] = None  # default OUT/skills (a fresh library, built-ins only)
+    config_path: Optional[str] = None
+    budget_usd: Optional[float] = None
+    backend: str = "local"  # or "ray"
+    ray_address: Optional[str] = None
+    record: bool = True
+    report: bool = True
+
+    def resolved(self) -> "EvalConfig":
+        out = Path(self.out_dir)
+        return replace(self, db_path=self.db_path or str(out / "runs.db"),
+                       library_path=self.library_path or str(out / "skills"))
+
+
+DEFAULT_STEPS = {"random": 5000}  # a random agent takes one key per decision
+
+
+def default_max_steps(agent: str) -> int:
+    return DEFAULT_STEPS.get(agent, 2000)
+
+
+# ---------------------------------------------------------------- one episode (worker side)
+def run_episode_job(job: EpisodeJob) -> dict:
+    """Play one episode and return its summary as a dict (with ``agent``).
+
+    Runs in a worker process. Never raises: a failure becomes a summary whose
+    ``end_reason`` starts with "error:" and whose ``error`` holds the traceback.
+    """
+    from ..agent.loop import Agent
+    from ..config import load_config
+
+    t0 = time.time()
+    db_path = job.db_path
+    tmp: Optional[str] = None
+    if job.bundle:
+        # A remote worker cannot write the driver's database: play into a private one
+        # and send its rows back.
+        tmp = tempfile.mkdtemp(prefix="hackwright-episode-")
+        db_path = str(Path(tmp) / "runs.db")
+    try:
+        cfg = load_config(job.config_path)
+        episode = cfg.episode(llm=job.agent, seed=job.seed, role=job.role, env_id=job.env_id,
+                              max_steps=job.max_steps or default_max_steps(job.agent), max_turns=job.max_turns,
+                              budget_usd=job.budget_usd, db_path=db_path, library_path=job.library_path,
+                              record_dir=job.record_dir)
+        summary = asyncio.run(Agent(episode).run())
+        out = json.loads(summary.to_json())
+        out["error"] = None
+    except Exception as e:  # noqa: BLE001 — an episode must never take the evaluation down
+        out = {"seed": job.seed, "role": job.role or "?", "strategist": job.agent,
+               "end_reason": f"error: {type(e).__name__}: {e}"[:300], "death_reason": None,
+               "score": 0, "depth": 0, "max_depth": 0, "xp_level": 0, "max_xp_level": 0, "turns": 0,
+               "progression": 0.0, "decisions": 0, "decisions_per_1000_turns": 0.0, "model_calls": 0,
+               "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "skills_used": {}, "skills_created": [],
+               "fallback_steps": 0, "wall_s": round(time.time() - t0, 2), "episode_id": 0,
+               "error": traceback.format_exc()[-4000:]}
+    out["agent"] = job.agent
+    out["record_dir"] = job.record_dir
+    if tmp is not None:
+        try:
+            out["_bundle"] = export_episode(db_path, int(out.get("episode_id") or 0), job.record_dir)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+# ---------------------------------------------------------------- moving an episode between databases
+_EPISODE_TABLES = ("decisions", "events", "model_calls", "skill_executions")
+
+
+def export_episode(db_path: str, episode_id: int, record_dir: Optional[str] = None) -> dict:
+    """The rows of one episode (episodes, decisions, events, model calls, skill runs), the
+    code of the skills it created, and the files of its record folder, as plain data."""
+    bundle: dict[str, Any] = {"tables": {}, "skills": [], "files": {}}
+    if episode_id and Path(db_path).exists():
+        conn = sqlite3.connect(db_path)
+        conn.row_factory = sqlite3.Row
+        try:
+            rows = conn.execute("SELECT * FROM episodes WHERE id=?", (episode_id,)).fetchall()
+            bundle["tables"]["episodes"] = [dict(r) for r in rows]
+            for t in _EPISODE_TABLES:
+                rows = conn.execute(f"SELECT * FROM {t} WHERE episode_id=?", (episode_id,)).fetchall()
+                bundle["tables"][t] = [dict(r) for r in rows]
+            eps = bundle["tables"]["episodes"]
+            created = json.loads(eps[0].get("skills_created") or "[]") if eps else []
+            for name in created:
+                r = conn.execute("SELECT name, code, description, category, triggers FROM skills WHERE name=?",
+                                 (name,)).fetchone()
+                if r is not None:
+                    bundle["skills"].append(dict(r))
+        finally:
+            conn.close()
+    if record_dir and Path(record_dir).is_dir():
+        for f in Path(record_dir).iterdir():
+            if f.is_file() and f.stat().st_size < 64 * 2**20:
+                bundle["files"][f.name] = f.read_bytes()
+    return bundle
+
+
+def import_episode(db_path: str, bundle: dict, record_dir: Optional[str] = None,
+                   library_path: Optional[str] = None) -> int:
+    """Insert an exported episode into ``db_path`` under a new id; return the id.
+
+    The record folder's files are written to ``record_dir``, and skills the episode
+    created are saved into the library at ``library_path``.
+    """
+    from ..store.db import connect, transaction
+
+    tables = bundle.get("tables") or {}
+    eps = tables.get("episodes") or []
+    conn = connect(db_path, check=False)
+    try:
+        with transaction(conn):
+            new_id = 0
+            if eps:
+                row = dict(eps[0])
+                row.pop("id", None)
+                if record_dir and row.get("ttyrec"):
+                    row["ttyrec"] = str(Path(record_dir) / Path(row["ttyrec"]).name)
+                cols = [c for c in row if c in _columns(conn, "episodes")]
+                cur = conn.execute(f"INSERT INTO episodes ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                                   [row[c] for c in cols])
+                new_id = int(cur.lastrowid)
+            for t in _EPISODE_TABLES:
+                known = _columns(conn, t)
+                for r in tables.get(t) or []:
+                    r = dict(r)
+                    r.pop("id", None)
+                    r["episode_id"] = new_id
+                    cols = [c for c in r if c in known]
+                    conn.execute(f"INSERT INTO {t} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                                 [r[c] for c in cols])
+    finally:
+        conn.close()
+    if record_dir and bundle.get("files"):
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
+        for name, data in bundle["files"].items():
+            (Path(record_dir) / name).write_bytes(data)
+    if library_path and bundle.get("skills"):
+        from ..skills.library import SkillLibrary
+
+        lib = SkillLibrary(Path(library_path), db_path=Path(db_path))
+        lib.load()
+        for s in bundle["skills"]:
+            try:
+                lib.save(s["name"], s["code"], category=s.get("category") or "general",
+                         description=s.get("description") or None,
+                         triggers=tuple(json.loads(s.get("triggers") or "[]")))
+            except Exception:  # noqa: BLE001 — a skill that no longer validates is just not kept
+                pass
+    return new_id
+
+
+def _columns(conn, table: str) -> set[str]:
+    return {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+# ---------------------------------------------------------------- the driver
+@dataclass
+class EvalResult:
+    config: EvalConfig
+    summaries: list[dict]  # every episode of this agent in OUT (resumed ones included)
+    played: int  # episodes played in this run
+    skipped: list[int]  # seeds already done
+    wall_s: float
+    report: Optional[Any] = None  # ReportPaths
+
+    @property
+    def game_turns(self) -> int:
+        return sum(int(s.get("turns") or 0) for s in self.summaries if s.get("_played"))
+
+    def turns_per_second_per_worker(self) -> float:
+        w = max(1, self.config.workers)
+        return self.game_turns / self.wall_s / w if self.wall_s > 0 else 0.0
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    out = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if line:
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue  # a line cut by a crash: that seed is played again
+    return out
+
+
+class EvalRunner:
+    """Runs an :class:`EvalConfig`; ``on_episode(summary, done, total)`` reports progress."""
+
+    def __init__(self, config: EvalConfig, on_episode: Optional[Callable[[dict, int, int], None]] = None):
+        self.config = config.resolved()
+        self.on_episode = on_episode
+        self.out = Path(self.config.out_dir)
+
+    # -- jobs
+    def _jobs(self, seeds: Iterable[int], bundle: bool = False) -> list[EpisodeJob]:
+        c = self.config
+        slug = agent_slug(c.agent)
+        return [EpisodeJob(agent=c.agent, seed=s, role=c.role, env_id=c.env_id, max_steps=c.max_steps,
+                           max_turns=c.max_turns, db_path=str(c.db_path), library_path=str(c.library_path),
+                           record_dir=str(self.out / "episodes" / f"{slug}-seed{s}") if c.record else None,
+                           config_path=c.config_path, budget_usd=c.budget_usd, bundle=bundle)
+                for s in seeds]
+
+    def _prepare(self) -> None:
+        """Create the output folder, the database and the library once, before any worker
+        starts, so that workers never race to create them."""
+        from ..skills.library import SkillLibrary
+        from ..store.db import connect
+
+        self.out.mkdir(parents=True, exist_ok=True)
+        Path(self.config.db_path).parent.mkdir(parents=True, exist_ok=True)
+        connect(str(self.config.db_path), check=False).close()
+        SkillLibrary(Path(self.config.library_path), db_path=Path(self.config.db_path)).load()
+
+    def run(self) -> EvalResult:
+        c = self.config
+        if c.workers < 1:
+            raise EvalError("--workers must be at least 1")
+        if c.backend not in ("local", "ray"):
+            raise EvalError(f"unknown backend {c.backend!r}: use local or ray")
+        self._prepare()
+        jsonl = self.out / "episodes.jsonl"
+        earlier = [s for s in _read_jsonl(jsonl) if s.get("agent") == c.agent]
+        done_seeds = {int(s["seed"]) for s in earlier if s.get("seed") is not None}
+        todo = [s for s in c.seeds if s not in done_seeds]
+        skipped = [s for s in c.seeds if s in done_seeds]
+        t0 = time.time()
+        played: list[dict] = []
+        total = len(todo)
+
+        def finished(summary: dict) -> None:
+            bundle = summary.pop("_bundle", None)
+            if bundle is not None:
+                summary["episode_id"] = import_episode(str(c.db_path), bundle, summary.get("record_dir"),
+                                                       str(c.library_path))
+            with jsonl.open("a") as f:
+                f.write(json.dumps({k: v for k, v in summary.items() if k != "error"} |
+                                   ({"error": summary["error"]} if summary.get("error") else {}),
+                                   default=str) + "\n")
+            summary["_played"] = True
+            played.append(summary)
+            if self.on_episode:
+                self.on_episode(summary, len(played), total)
+
+        if todo:
+            if c.backend == "ray":
+                self._run_ray(self._jobs(todo, bundle=True), finished)
+            elif c.workers == 1:
+                for job in self._jobs(todo):
+                    finished(run_episode_job(job))
+            else:
+                self._run_pool(self._jobs(todo), finished)
+        wall = time.time() - t0
+        wanted = set(c.seeds)
+        summaries = [s for s in earlier if int(s.get("seed", -1)) in wanted] + played
+        summaries.sort(key=lambda s: int(s.get("seed", 0)))
+        self._write_tables()
+        result = EvalResult(c, summaries, len(played), skipped, wall)
+        if c.report:
+            result.report = self.write_report()
+        (self.out / "last_run.json").write_text(json.dumps({
+            "agent": c.agent, "seeds": c.seeds, "played": len(played), "skipped": skipped,
+            "workers": c.workers, "backend": c.backend, "wall_s": round(wall, 2),
+            "game_turns": result.game_turns,
+            "turns_per_second_per_worker": round(result.turns_per_second_per_worker(), 1),
+        }, indent=2))
+        return result
+
+    def _run_pool(self, jobs: list[EpisodeJob], finished: Callable[[dict], None]) -> None:
+        import multiprocessing as mp
+
+        # A fresh interpreter per worker: NLE and the sandbox's zygote are not fork-safe
+        # once a game has been played in the parent.
+        with ProcessPoolExecutor(max_workers=self.config.workers, mp_context=mp.get_context("spawn")) as pool:
+            pending: dict[Future, EpisodeJob] = {pool.submit(run_episode_job, j): j for j in jobs}
+            while pending:
+                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for fut in done:
+                    job = pending.pop(fut)
+                    try:
+                        summary = fut.result()
+                    except Exception as e:  # noqa: BLE001 — the worker process itself died
+                        summary = {"agent": job.agent, "seed": job.seed, "end_reason": f"error: worker died: {e}",
+                                   "turns": 0, "score": 0, "max_depth": 0, "max_xp_level": 0,
+                                   "record_dir": job.record_dir, "error": repr(e)}
+                    finished(summary)
+
+    def _run_ray(self, jobs: list[EpisodeJob], finished: Callable[[dict], None]) -> None:
+        try:
+            import ray
+        except ImportError as e:  # pragma: no cover - ray is a dependency of the dev extra
+            raise EvalError("--backend ray needs the ray package: pip install 'hackwright[ray]'") from e
+        started_here = not ray.is_initialized()
+        if started_here:
+            address = self.config.ray_address or os.environ.get("RAY_ADDRESS")
+            if address:
+                ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+            else:
+                ray.init(num_cpus=self.config.workers, include_dashboard=False, ignore_reinit_error=True,
+                         log_to_driver=False)
+        try:
+            remote = ray.remote(num_cpus=1, max_retries=1)(run_episode_job)
+            refs = {remote.remote(j): j for j in jobs}
+            while refs:
+                ready, _ = ray.wait(list(refs), num_returns=1)
+                for ref in ready:
+                    job = refs.pop(ref)
+                    try:
+                        summary = ray.get(ref)
+                    except Exception as e:  # noqa: BLE001
+                        summary = {"agent": job.agent, "seed": job.seed, "end_reason": f"error: ray task failed: {e}",
+                                   "turns": 0, "score": 0, "max_depth": 0, "max_xp_level": 0,
+                                   "record_dir": job.record_dir, "error": repr(e)}
+                    finished(summary)
+        finally:
+            if started_here:
+                ray.shutdown()
+
+    # -- outputs
+    def _write_tables(self) -> None:
+        """``episodes.csv`` and one JSON per episode, for every agent in OUT."""
+        rows = _read_jsonl(self.out / "episodes.jsonl")
+        with (self.out / "episodes.csv").open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+            w.writeheader()
+            for r in sorted(rows, key=lambda r: (str(r.get("agent")), int(r.get("seed", 0)))):
+                r = dict(r)
+                r["skills_created"] = ";".join(r.get("skills_created") or [])
+                w.writerow(r)
+        per = self.out / "episodes-json"
+        per.mkdir(exist_ok=True)
+        for r in rows:
+            (per / f"{agent_slug(str(r.get('agent')))}-seed{r.get('seed')}.json").write_text(
+                json.dumps(r, indent=2, default=str))
+
+    def write_report(self):
+        """report.md and report.html over every agent evaluated into OUT."""
+        from .metrics import group_by_agent, load_episodes
+        from .report import write_report
+
+        episodes = load_episodes(self.out / "episodes.jsonl")
+        if not episodes:
+            return None
+        return write_report(group_by_agent(episodes), self.out, title="Hackwright evaluation",
+                            db_path=str(self.config.db_path))
+
+
+def summary_line(summary: dict) -> str:
+    """One line per finished episode, for progress output."""
+    end = summary.get("death_reason") or summary.get("end_reason") or "?"
+    return (f"seed {summary.get('seed')}: {summary.get('role', '?')}, score {summary.get('score', 0)}, "
+            f"Dlvl {summary.get('max_depth', 0)}, XL {summary.get('max_xp_level', 0)}, "
+            f"{summary.get('turns', 0)} turns — {end}")
+
+
+__all__ = ["EvalConfig", "EvalError", "EvalResult", "EvalRunner", "EpisodeJob", "parse_seeds", "run_episode_job",
+           "export_episode", "import_episode", "summary_line"]
