@@ -3,8 +3,8 @@
 The prompt has a static part (the role, the API, the skill format, the decision
 format and standing advice: the same every turn, so backends cache it) and a
 dynamic part: the ASCII map, a structured description of what is around (the
-kind of place, monsters near and far with direction and distance, frontiers,
-doors, boulders, stairs), stats, inventory, recent messages, a memory summary,
+kind of place, the rooms and corridors known and how doors join them, monsters
+near and far with direction and distance, frontiers, doors, boulders, stairs), stats, inventory, recent messages, a memory summary,
 the most relevant skills with their statistics, and the last executions.
 """
 
@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 from ..api import glyphs as G
 from ..api import observe
+from ..api.layout import segment
 from ..api.models import Position
 
 ADVICE = """\
@@ -89,6 +90,47 @@ def _direction_words(frm: Position, to: Position) -> str:
     return f"{frm.steps_to(to)} {d}" if d else "here"
 
 
+def _pos(p: Position) -> str:
+    return f"({p.x},{p.y})"
+
+
+def describe_layout(api, hero: Position, max_rooms: int = 8, max_corridors: int = 6) -> list[str]:
+    """Rooms and corridors of the remembered level: where the hero is, what each holds,
+    which doors join them and where a corridor runs on into the unknown."""
+    try:
+        layout = segment(api._level_memory(), hero)
+    except Exception:  # the description is an aid; never let it cost a decision
+        return []
+    rooms = sorted(layout.rooms, key=lambda r: (r.id != layout.hero_room, hero.steps_to(r.centre)))
+    corridors = sorted(layout.corridors, key=lambda c: c.id != layout.hero_corridor)
+    out = [f"Layout: {len(layout.rooms)} room(s) and {len(layout.corridors)} corridor(s) known."]
+    names = {r.id: f"R{i + 1}" for i, r in enumerate(rooms)}
+    for r in rooms[:max_rooms]:
+        where = "you are here" if r.id == layout.hero_room else _direction_words(hero, r.centre)
+        bits = [f"x {r.x0}-{r.x1}, y {r.y0}-{r.y1}", where]
+        if r.features:
+            bits.append(", ".join(r.features))
+        if r.doors:
+            bits.append("doors " + " ".join(_pos(d) for d in r.doors[:6]))
+        if r.frontier:
+            bits.append(f"{r.frontier} square(s) at its edge not yet seen past")
+        out.append(f"- room {names[r.id]} ({'; '.join(bits)})")
+    if len(rooms) > max_rooms:
+        out.append(f"- … {len(rooms) - max_rooms} more room(s)")
+    for i, c in enumerate(corridors[:max_corridors]):
+        bits = [f"{c.squares} square(s)"]
+        if c.id == layout.hero_corridor:
+            bits.append("you are here")
+        if c.doors:
+            bits.append("to doors " + " ".join(_pos(d) for d in c.doors[:6]))
+        if c.open_ends:
+            bits.append("runs on unexplored at " + " ".join(_pos(p) for p in c.open_ends))
+        out.append(f"- corridor C{i + 1} ({'; '.join(bits)})")
+    if len(corridors) > max_corridors:
+        out.append(f"- … {len(corridors) - max_corridors} more corridor(s)")
+    return out
+
+
 def describe_surroundings(api, state: dict[str, Any]) -> str:
     """Structured description: place, monsters, items, stairs, doors, boulders, frontiers."""
     stats = state["stats"]
@@ -99,6 +141,7 @@ def describe_surroundings(api, state: dict[str, Any]) -> str:
     place = "a corridor" if here.char == "#" else "a doorway" if (here.feature or "").endswith("door") \
         or here.feature == "doorway" else "a room"
     lines.append(f"You stand in {place} at ({hero.x},{hero.y}); the level is {level.explored_percentage:.0f}% explored.")
+    lines += describe_layout(api, hero)
     mons = state["monsters"]
     if mons:
         desc = []
