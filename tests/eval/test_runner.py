@@ -111,3 +111,12 @@ def test_the_same_evaluation_runs_on_a_local_ray_and_lands_in_the_drivers_databa
     assert sorted(s["episode_id"] for s in summaries) == sorted(ids)
     for s in summaries:  # the worker's record folder came back with the result
         assert (out / "episodes" / f"autopilot-seed{s['seed']}" / "frames.bin").exists()
+
+
+def test_the_scenario_suite_prints_success_rates_per_scenario(tmp_path):
+    r = cli.invoke(app, ["eval", "--suite", "scenarios", "--agent", "autopilot", "--scenario", "boulder_corridor",
+                         "--scenario", "pickup_pile", "--out", str(tmp_path / "suite")])
+    assert r.exit_code == 0, r.output
+    assert "boulder_corridor" in r.output and "pickup_pile" in r.output and "success rate" in r.output
+    bad = cli.invoke(app, ["eval", "--suite", "olympics", "--agent", "autopilot"])
+    assert bad.exit_code == 2 and "unknown suite" in bad.output
