@@ -155,12 +155,17 @@ def test_garbage_is_a_decision_error():
     ('{"action": "direct"}', '"key"'),
     ('{"action": "direct", "key": 7}', '"key" must be a string'),
     ('{"action": "invoke", "skill": "x", "params": [1, 2]}', '"params" must be a JSON object'),
-    ('{"action": "lookup", "query": "floating eye"}', 'not available here'),
 ])
 def test_errors_say_what_to_fix(text, needle):
     with pytest.raises(DecisionError) as e:
         parse_decision(text)
     assert needle in str(e.value)
+
+
+def test_a_lookup_is_refused_where_no_knowledge_base_is_offered():
+    with pytest.raises(DecisionError) as e:
+        parse_decision('{"action": "lookup", "query": "floating eye"}', allowed=("invoke", "create", "direct"))
+    assert "not available here" in str(e.value)
 
 
 def test_lookup_when_offered():
@@ -212,9 +217,9 @@ def test_decision_tool_schema():
     assert DECISION_TOOL["name"] == "decide"
     schema = DECISION_TOOL["input_schema"]
     assert schema["type"] == "object" and schema["required"] == ["action"]
-    assert schema["properties"]["action"]["enum"] == ["invoke", "create", "direct"]
-    for key in ("skill", "name", "code", "params", "key", "category", "description", "triggers", "reasoning"):
+    assert schema["properties"]["action"]["enum"] == ["invoke", "create", "direct", "lookup"]
+    for key in ("skill", "name", "code", "params", "key", "category", "description", "triggers", "reasoning",
+                "query"):
         assert key in schema["properties"]
-    assert "query" not in schema["properties"]
-    assert "query" in decision_tool(ALL_ACTIONS)["input_schema"]["properties"]
+    assert "query" not in decision_tool(("invoke", "create", "direct"))["input_schema"]["properties"]
     json.dumps(DECISION_TOOL)  # plain JSON

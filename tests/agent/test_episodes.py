@@ -106,3 +106,25 @@ async def test_the_budget_ends_an_episode_cleanly(tmp_path, server):
     summary = await Agent(cfg).run()
     assert summary.end_reason.startswith("budget")
     assert summary.model_calls == 2
+
+
+async def test_a_lookup_is_answered_from_the_knowledge_base_and_summarised_into_the_next_prompt(tmp_path, server):
+    server.script(
+        Reply(text=json.dumps({"action": "lookup", "query": "what happens if I hit a floating eye"})),
+        Reply(text="Hitting a floating eye in melee can paralyse you for a long time: never melee it."),
+        Reply(tool_input=invoke("search_a_while_missing")),  # an unknown skill: error back to the model
+        Reply(tool_input=invoke("rest_until_healed")),
+    )
+    cfg = episode(tmp_path, f"anthropic:claude-sonnet-4-5@{server.url}", steps=3)
+    summary = await Agent(cfg).run()
+    assert summary.decisions == 3 and summary.model_calls == 4
+    bodies = server.bodies("/v1/messages")
+    # the summary call saw the retrieved passages, without the decision tool
+    summary_call = bodies[1]
+    assert "Passages:" in summary_call["messages"][0]["content"] and "floating eye" in \
+        summary_call["messages"][0]["content"].lower() and "tools" not in summary_call
+    # the next decision's prompt carries the answer
+    nxt = json.dumps(bodies[2]["messages"])
+    assert "KNOWLEDGE" in nxt and "never melee it" in nxt
+    db = sqlite3.connect(tmp_path / "m.db")
+    assert db.execute("SELECT stopped_reason FROM decisions WHERE type='lookup'").fetchone()[0] == "looked_up"

@@ -41,8 +41,9 @@ ACTION_TYPES = {
 }
 TYPE_ACTIONS = {v: k for k, v in ACTION_TYPES.items()}
 ALL_ACTIONS: tuple[str, ...] = ("invoke", "create", "direct", "lookup")
-# What the model is offered unless the caller says otherwise (lookup is for a future knowledge base).
-DEFAULT_ACTIONS: tuple[str, ...] = ("invoke", "create", "direct")
+# What the model is offered unless the caller says otherwise: everything, lookups in the
+# knowledge base included (a caller without one passes allowed=("invoke", "create", "direct")).
+DEFAULT_ACTIONS: tuple[str, ...] = ALL_ACTIONS
 
 _ACTION_SYNONYMS = {
     "invoke": "invoke", "invoke_skill": "invoke", "run": "invoke", "run_skill": "invoke", "call": "invoke",
@@ -81,7 +82,7 @@ class AgentDecision:
     category: Optional[str] = None
     description: str = ""
     triggers: tuple[str, ...] = ()
-    query: Optional[str] = None  # for a future knowledge lookup
+    query: Optional[str] = None  # a question for the knowledge base
 
     def to_dict(self) -> dict:
         """The decision in the wire format the model writes (canonical key order)."""

@@ -327,7 +327,7 @@ class Agent:
             r = await api.send_keys(d.action or "")
             return SkillResult("direct", {"prompt": r.prompt}, 1, 0, r.success), r.error
         if d.type == "lookup":
-            return SkillResult("lookup_unavailable", {}, 0, 0, False), "knowledge lookups are not available yet"
+            return await self._lookup(step, d.query or "")
         name = d.skill_name or ""
         self.current_skill = name
         outcome: Optional[SkillOutcome] = None
@@ -365,6 +365,29 @@ class Agent:
         if self.strategist is not self.autopilot and hasattr(self.strategist, "observe"):
             self.strategist.observe(name, result, api)  # baselines keep their own notes
         return result, error
+
+    async def _lookup(self, step: int, question: str) -> tuple[SkillResult, Optional[str]]:
+        """AutoRAG (seed 000): retrieve passages, have the model condense them, and keep the
+        answer in the prompt for the next decisions. Takes no game time."""
+        api = self.api
+        assert api is not None
+        try:
+            passages = await api.lookup(question, k=4)
+        except Exception as e:  # noqa: BLE001 — a broken index must not end the episode
+            return SkillResult("lookup_failed", {"query": question}, 0, 0, False), f"the lookup failed: {e}"
+        answer = passages
+        summarise = getattr(self.strategist, "summarise", None)
+        if summarise is not None and not passages.startswith("No entry found"):
+            try:
+                answer = await summarise(question, passages,
+                                         lambda r, p, m: self._record_reply(step, r, p, m)) or passages
+            except BackendError as e:
+                self.memory.errors.append(f"the lookup's summary failed ({e}); the passages are shown instead")
+        answer = " ".join(answer.split())
+        if len(answer) > 700:
+            answer = answer[:699].rsplit(" ", 1)[0] + " …"
+        self.memory.add_knowledge(question, answer)
+        return SkillResult("looked_up", {"query": question, "answer": answer}, 0, 0, True), None
 
     def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult]) -> None:
         if result is None or not d.skill_name:

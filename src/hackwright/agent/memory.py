@@ -129,6 +129,11 @@ class AgentMemory:
         self.dungeon = DungeonMemory()
         self.errors: list[str] = []
         self._seen_messages = 0
+        self.knowledge: list[tuple[str, str]] = []  # (question, short answer) from lookups, newest last
+
+    def add_knowledge(self, question: str, answer: str, keep: int = 4) -> None:
+        """Remember a lookup's answer for the next prompts (the last ``keep`` answers)."""
+        self.knowledge = [(q, a) for q, a in self.knowledge if q != question][-(keep - 1):] + [(question, answer)]
 
     # ------------------------------------------------------------ updates
     def update(self, api) -> None:

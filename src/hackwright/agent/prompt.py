@@ -38,6 +38,8 @@ A) Run a skill from the library: {"action": "invoke", "skill": "name", "params":
 B) Write a new skill and run it:  {"action": "create", "name": "snake_case_name", "category": "exploration",
    "description": "one line", "triggers": ["monster"], "params": {...}, "code": "async def snake_case_name(nh, ...): ..."}
 C) One raw key for an odd prompt: {"action": "direct", "key": "h", "reasoning": "..."}
+D) Ask the NetHack knowledge base a question: {"action": "lookup", "query": "is a cockatrice corpse safe to eat"}
+   (a short answer appears under KNOWLEDGE in the next prompts; takes no game time)
 Prefer A; write B when no skill fits. A created skill that succeeds is saved for later use.
 Triggers (events that stop a skill at the next action): monster, low_hp, hunger, level_change,
 teleport, items, engulfed, message.
@@ -246,6 +248,10 @@ def build_prompt(api, state: dict[str, Any], memory, skills: list, stats_of=None
         "LAST SKILL EXECUTIONS:",
         *([f"- {e.line()}" for e in last] or ["- none yet"]),
     ]
+    notes = getattr(memory, "knowledge", None)
+    if notes:
+        parts += ["", "KNOWLEDGE (answers to your lookups):"]
+        parts += [f"- Q: {q}\n  A: {a}" for q, a in notes]
     if warnings:
         parts += ["", "WARNINGS:", *[f"- {w}" for w in warnings]]
     parts += ["", "What do you do? Answer with one JSON decision."]

@@ -38,6 +38,21 @@ class ModelStrategist:
                 ]
         raise DecisionError(f"no usable decision after {self.max_invalid + 1} replies: {last_error}")
 
+    SUMMARY_SYSTEM = ("You answer questions about NetHack 3.6 for a player, from the passages given "
+                      "(NetHack's own texts and tables). Answer in at most 80 words, plainly, with the "
+                      "numbers that matter; say so if the passages do not answer the question.")
+
+    async def summarise(self, question: str, passages: str, record: Optional[Callable] = None) -> str:
+        """Condense retrieved passages into a short answer (seed 000: summaries of the
+        retrieved pages helped its agent more than the whole pages)."""
+        from ..prompt import PromptParts
+
+        messages = [Message("user", f"Question: {question}\n\nPassages:\n{passages}\n\nShort answer:")]
+        reply: ModelReply = await self.backend.complete(self.SUMMARY_SYSTEM, messages, use_tools=False)
+        if record is not None:
+            record(reply, PromptParts(self.SUMMARY_SYSTEM, messages[0].content), messages)
+        return (reply.text or "").strip()
+
     async def aclose(self) -> None:
         close = getattr(self.backend, "aclose", None)
         if close is not None:
