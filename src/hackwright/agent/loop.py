@@ -25,6 +25,7 @@ from ..sandbox import errors as skill_errors
 from ..sandbox.runner import SandboxLimits, SkillOutcome, SkillRunner
 from ..skills.library import Situation, SkillLibrary, SkillNotFoundError
 from ..skills.result import SkillResult
+from ..skills.triggers import TriggerConfig
 from ..store.db import connect, transaction, utc_now
 from .backends.base import BackendError
 from .budget import Budget
@@ -174,6 +175,8 @@ class Agent:
         self.goal_reached: Optional[bool] = None if config.goal is None else False
         self.timeline: list[tuple[int, int, int, int]] = []
         self.recorder: Optional[FrameRecorder] = None  # every key's screen, for replays and renders
+        # Skills stop at the turn cap, so an episode ends there rather than when a long skill returns.
+        self._triggers = TriggerConfig(turn_cap=config.max_turns) if config.max_turns else None
 
     # ------------------------------------------------------------ set-up
     def _open(self) -> None:
@@ -336,12 +339,13 @@ class Agent:
         try:
             if created:
                 outcome = await self._sandbox_runner().run(d.code or "", d.params, entry=name or None,
-                                                           triggers=tuple(d.triggers))
+                                                           triggers=tuple(d.triggers), trigger_config=self._triggers)
             else:
                 skill = self.library.get(name)
                 runner = self._trusted if skill.source == "builtin" else self._sandbox_runner()
                 assert runner is not None
-                outcome = await runner.run(skill.code, d.params, entry=skill.name, triggers=tuple(skill.triggers))
+                outcome = await runner.run(skill.code, d.params, entry=skill.name, triggers=tuple(skill.triggers),
+                                           trigger_config=self._triggers)
         except SkillNotFoundError:
             error = (f"there is no skill named {name!r}; available: "
                      + ", ".join(sorted(s.name for s in self.library.all())))

@@ -262,6 +262,7 @@ class LevelMemory:
         self._raw = np.full(shape, -1, dtype=np.int16)  # the last display, for change detection
         self._grid: Optional[_Grid] = None  # search tables, None when stale
         self._stairs: Optional[tuple[list[Position], list[Position]]] = None
+        self.branch_stairs: dict[Position, str] = {}  # stairs known to lead into another branch
 
     # -- updating ---------------------------------------------------------
     def update(self, glyphs: np.ndarray, hero: Position, turn: int, *, blind: bool = False) -> None:
@@ -387,15 +388,27 @@ class LevelMemory:
 
     @property
     def stairs_up(self) -> Optional[Position]:
-        """A known up staircase or ladder (the first in reading order), else None."""
+        """A known up staircase or ladder (the first in reading order, staying in this
+        level's branch before one known to lead into another), else None."""
         up = self._find_stairs()[0]
-        return up[0] if up else None
+        return self._same_branch_first(up)
 
     @property
     def stairs_down(self) -> Optional[Position]:
-        """A known down staircase or ladder (the first in reading order), else None."""
+        """A known down staircase or ladder (the first in reading order, staying in this
+        level's branch before one known to lead into another), else None."""
         down = self._find_stairs()[1]
-        return down[0] if down else None
+        return self._same_branch_first(down)
+
+    def _same_branch_first(self, stairs: list[Position]) -> Optional[Position]:
+        for p in stairs:
+            if p not in self.branch_stairs:
+                return p
+        return stairs[0] if stairs else None
+
+    def note_branch_stairs(self, pos: Position, branch: str) -> None:
+        """Record that the stairs at ``pos`` lead into ``branch`` (another branch than this level's)."""
+        self.branch_stairs[pos] = branch
 
     @property
     def all_stairs_up(self) -> list[Position]:
@@ -455,6 +468,7 @@ class LevelMemory:
             stairs_up=self.stairs_up,
             stairs_down=self.stairs_down,
             level_in_branch=self.dlevel if level_in_branch is None else level_in_branch,
+            stairs_down_branch=self.branch_stairs.get(self.stairs_down) if self.stairs_down else None,
         )
 
 

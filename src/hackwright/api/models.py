@@ -269,6 +269,9 @@ class DungeonLevel:
     stairs_up: Optional[Position] = None
     stairs_down: Optional[Position] = None
     level_in_branch: int = 1
+    # The branch ``stairs_down`` leads into when it leaves this level's branch and that is
+    # known (e.g. "Gnomish Mines" once taken); None for the branch's own way down.
+    stairs_down_branch: Optional[str] = None
 
     def tile_at(self, pos: Position) -> Tile:
         return self.tiles[pos.y][pos.x]

@@ -769,10 +769,20 @@ class NetHackAPI:
         )
 
     async def kick(self, direction: str) -> ActionResult:
-        """Kick in a direction (can break doors)."""
+        """Kick in a direction (can break doors). Refuses to kick a shop's door: a
+        locked shop door ("Closed for inventory" written in front of it, or a
+        shopkeeper in view) brings the shopkeeper out to kill you."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
+        target = self._hero().offset(normalize_direction(direction) or "n")
+        if G.CMAP_INDEX[int(self._level_memory().terrain[target.y, target.x])] in (G.S_VCDOOR, G.S_HCDOOR):
+            # Read what is written here (':' takes no game time): the notice lies before the door.
+            recent = " ".join(self._kb.history[-6:] + self._look_texts())
+            keeper = any(m.name == "shopkeeper" for m in observe.visible_monsters(self._obs(), self._hero()))
+            if _closed_for_inventory(recent) or keeper:
+                return self._fail("that is a shop's door (closed for inventory): kicking it brings the "
+                                  "shopkeeper out to kill you; explore elsewhere")
         return self._act(
             KICK,
             [Rule(r"In what direction", key, limit=1), self._peaceful_rule()],
@@ -786,6 +796,7 @@ class NetHackAPI:
 
     async def go_up(self) -> ActionResult:
         """Ascend stairs (refuses to leave the dungeon from level 1, which ends the game)."""
+        before = self._where()
         res = self._act(
             "<",
             [Rule(r"Beware, there will be no return|Still climb", "n",
@@ -796,16 +807,37 @@ class NetHackAPI:
             res.error = self._stairs_hint("up")
         if res.success:
             self._learn_square_underfoot()
+            self._note_branch_crossing(before, up=True)
         return res
 
     async def go_down(self) -> ActionResult:
         """Descend stairs."""
+        before = self._where()
         res = self._act(">", success=lambda ex, b, a: self._level_changed(b[2]))
         if not res.success and res.error and "can't go down" in res.error.lower():
             res.error = self._stairs_hint("down")
         if res.success:
             self._learn_square_underfoot()
+            self._note_branch_crossing(before, up=False)
         return res
+
+    def _where(self) -> tuple[int, int, str, Position]:
+        bl = self._obs()["blstats"]
+        return int(bl[23]), int(bl[24]), self._stats_now().branch, self._hero()
+
+    def _note_branch_crossing(self, before: tuple[int, int, str, Position], up: bool) -> None:
+        """Stairs that changed branch (into the Gnomish Mines, back out of them) are
+        remembered on the main-branch level, so ``stairs_down`` prefers the other way."""
+        dnum, dlevel, branch, pos = before
+        now = self._where()
+        if now[0] == dnum:
+            return
+        if not up:
+            old = self._maps.get(dnum, dlevel)
+            if old is not None:
+                old.note_branch_stairs(pos, now[2])
+        else:
+            self._level_memory().note_branch_stairs(now[3], branch)
 
     def _stairs_hint(self, way: str) -> str:
         mem = self._level_memory()
@@ -1080,6 +1112,18 @@ class NetHackAPI:
         trouble (HP below 1/7 of max or ≤ 5, Weak from hunger) ≤ 200 is enough.
         """
         return self._prayer.estimate(self._stats_now().turn)
+
+
+def _closed_for_inventory(text: str) -> bool:
+    """Whether a text read here is a shop's "Closed for inventory" notice, also once
+    feet have smudged the dust ("Cl?sed for i?ventory")."""
+    import difflib
+
+    for written in re.findall(r'(?:You read|read): "([^"]*)"', text) + [text] * ("closed for inventory" in text.lower()):
+        if difflib.SequenceMatcher(None, written.lower(), "closed for inventory").ratio() >= 0.7 or \
+                "closed for inventory" in written.lower():
+            return True
+    return False
 
 
 def _as_position(pos: Any) -> Optional[Position]:

@@ -45,6 +45,7 @@ _ENGULF = re.compile(r"engulfs you|swallows you|You are engulfed|totally engulfe
 class TriggerConfig:
     hp_threshold: float = 0.5  # low_hp fires when HP drops below this fraction of max
     watch_messages: tuple[str, ...] = ()  # regular expressions for "message" events
+    turn_cap: Optional[int] = None  # the episode's turn cap: a "turn_cap" event stops any skill there
 
 
 def declared_triggers(code: str) -> tuple[str, ...]:
@@ -85,6 +86,7 @@ class EventMonitor:
         self._patterns = [re.compile(p, re.I) for p in self.config.watch_messages]
         self.pending: list[GameEvent] = []  # for the runner: events since it last looked
         self.seen = self._look(api)
+        self._capped = False
 
     def _look(self, api) -> _Seen:
         obs = api.game.obs
@@ -150,6 +152,10 @@ class EventMonitor:
         for m in recent:
             if any(p.search(m) for p in self._patterns):
                 events.append(GameEvent("message", turn, m, {"text": m}))
+        cap = self.config.turn_cap
+        if cap is not None and turn >= cap and not self._capped:
+            self._capped = True
+            events.append(GameEvent("turn_cap", turn, f"the episode's turn cap ({cap}) is reached", {"cap": cap}))
         self.seen = now
         if events:
             self.pending.extend(events)

@@ -1,6 +1,6 @@
 """explore_and_fight: one call explores a level and deals with weak monsters on the way."""
 
-from .conftest import message_log, run_skill
+from .conftest import message_log, run_skill, spot
 
 
 async def test_a_newt_next_to_the_hero_dies_and_the_room_is_explored_in_one_call(play):
@@ -17,3 +17,17 @@ async def test_a_floating_eye_in_the_corridor_is_never_meleed(play):
     assert out.result.stopped_reason in ("level_done", "dangerous_monster", "stuck"), out.result
     log = await message_log(api)
     assert "floating eye" not in log or ("You hit the floating eye" not in log and "frozen" not in log)
+
+
+async def test_a_shop_door_closed_for_inventory_is_never_kicked(play):
+    api = play("closed_for_inventory")
+    out = await run_skill(api, "explore_and_fight", budget=200)
+    assert out.result.stopped_reason in ("stuck", "level_done"), out.result
+    log = await message_log(api)
+    assert "WHAMM" not in log and "How dare you" not in log
+    # The API itself refuses, whoever asks: the hero stands before the door now.
+    door = spot(api, 17, 2)
+    hero = (await api.get_stats()).position
+    if hero.is_adjacent(door):
+        r = await api.kick(hero.direction_to(door))
+        assert not r.success and "shop" in r.error

@@ -33,12 +33,17 @@ class AutopilotState:
     elbereth_at: tuple = ()  # (level, x, y) of the last Elbereth engraved
     # (hunger, kills, food carried) when eat_when_hungry last found nothing: no retry until it changes
     no_food: tuple = ()
+    mines_ok: set = field(default_factory=set)  # levels where no way down but the Mines' was found
     asked_food: tuple = ()
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
         return self.elbereth_at == (stats.dungeon_level, stats.position.x, stats.position.y)
 
+
+# Elbereth does not scare these (nor any @: humans and elves).
+ELBERETH_IGNORED = ("minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
+                    "Death", "Pestilence", "Famine")
 
 # Touching these kills or cripples (passive attacks, petrification, acid, engulfing slime).
 NEVER_MELEE = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
@@ -74,7 +79,9 @@ class Autopilot:
         turn = int(bl[20])
         s.turn = turn
         s.last_result = result
-        if result is not None and result.success:
+        handed_back = skill == "explore_and_fight" and result is not None and result.stopped_reason not in (
+            "stuck", "budget")  # low HP, hunger, gear, a strong monster: a hand-back, not a failure
+        if result is not None and result.success or handed_back:
             s.failures.pop(skill, None)
         else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
@@ -83,6 +90,9 @@ class Autopilot:
             s.no_food = s.asked_food
         if skill == "engrave_elbereth":
             s.elbereth_at = (int(bl[12]), int(bl[0]), int(bl[1]))  # depth, x, y
+        if skill == "explore_level" and result is not None and result.stopped_reason in (
+                "search_exhausted", "blocked") and (result.data or {}).get("stairs_down"):
+            s.mines_ok.add(level)  # searched in vain: the Mines are the only way on
         if skill in ("explore_level", "explore_and_fight") and result is not None and \
                 result.stopped_reason in self.EXPLORE_DONE:
             s.explored_levels.add(level)
@@ -133,6 +143,12 @@ class Autopilot:
             return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
         if major and adjacent and ok("engrave_elbereth"):
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
+        # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
+        # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
+        respecting = [m for m in adjacent if m.char != "@" and m.name not in ELBERETH_IGNORED]
+        if hp_frac < 0.4 and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+            return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
+                             f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
         if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
             return _decision("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
         # 2. fight what is next to me: weak monsters inside the long exploring skill
@@ -181,17 +197,25 @@ class Autopilot:
         if hp_frac < 0.6 and not near and ok("rest_until_healed"):
             return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
         # 6. explore this level, then 7. go down — one skill does both, level after level.
-        if ok("explore_and_fight") and (level_key not in s.explored_levels or level.stairs_down is not None):
-            return self._explore(s, level_key, stats, "explore, fighting what gets in the way, then go down")
+        avoid = self._avoid_branches(api, s, level_key)
+        if stats.branch in avoid and level.stairs_up is not None and ok("retreat_upstairs"):
+            return _decision("retreat_upstairs", {"force": True},
+                             f"the {stats.branch} are no place for this hero yet: back up")
+        way_down = level.stairs_down
+        if way_down is not None and level.stairs_down_branch in avoid:
+            way_down = None  # only the Mines' stairs are known here: find the main ones
+        if ok("explore_and_fight") and (level_key not in s.explored_levels or way_down is not None):
+            return self._explore(s, level_key, stats, "explore, fighting what gets in the way, then go down",
+                                 avoid)
+        search = {"fight": True, "stop_at_stairs": True, "avoid_branches": list(avoid)}
         if level_key not in s.explored_levels and ok("explore_level"):
-            return _decision("explore_level", {"fight": True, "stop_at_stairs": True}, "explore the level")
-        if level.stairs_down is not None and ok("descend"):
+            return _decision("explore_level", search, "explore the level")
+        if way_down is not None and ok("descend"):
             s.last_descend_turn = stats.turn
             return _decision("descend", {}, "the level is explored: go down")
         if "explore_level" in have and ok("explore_level"):
             # No way down known yet: exploring again searches for hidden passages.
-            return _decision("explore_level", {"fight": True, "stop_at_stairs": True},
-                             "look again for the way down: search for hidden passages")
+            return _decision("explore_level", search, "look again for the way down: search for hidden passages")
         from ..decisions import AgentDecision
 
         # Every skill has failed here lately: let time pass (monsters move, HP comes back)
@@ -199,9 +223,36 @@ class Autopilot:
         return AgentDecision(type="direct_action", action="20s", reasoning="nothing works right now: "
                              "search for 20 turns and look again")
 
-    def _explore(self, s: "AutopilotState", level_key: tuple[int, int], stats, why: str):
+    LINGER_TURNS = 300
+
+    def max_depth(self, stats, starving: bool = False) -> int:
+        """How deep the hero may go at its experience level: the strongest bots stay on
+        the first levels until the hero can take what lives further down. A hungry hero
+        with nothing to eat goes on regardless: new levels bring food and corpses."""
+        if starving:
+            return 50
+        return max(2, stats.xp_level + self.DEPTH_AHEAD)
+
+    DEPTH_AHEAD = 2
+
+    # Gnome lords with wands, dwarves with mattocks and hill orcs kill most low-level
+    # heroes in the Gnomish Mines; gnomes and dwarves are at home there.
+    MINES_SAFE_RACES = ("gnome", "dwarf")
+
+    def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int]) -> tuple[str, ...]:
+        if (getattr(api, "hero_race", None) or "") in self.MINES_SAFE_RACES or level_key in s.mines_ok:
+            return ()
+        return ("Gnomish Mines",)
+
+    def _explore(self, s: "AutopilotState", level_key: tuple[int, int], stats, why: str,
+                 avoid: tuple[str, ...] = ("Gnomish Mines",)):
         piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
-        params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN}
+        params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
+                                  "avoid_branches": list(avoid)}
+        deepest = self.max_depth(stats, starving=bool(s.no_food) and stats.hunger.severity >= HungerState.HUNGRY.severity)
+        if deepest < 50:
+            params["max_depth"] = deepest
+            params["linger_turns"] = self.LINGER_TURNS
         if s.no_food and s.no_food[0] == stats.hunger.value:
             params["keep_going_hungry"] = True  # no safe food to be had: go on until Weak
         if piles:

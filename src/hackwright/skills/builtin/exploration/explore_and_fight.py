@@ -28,6 +28,13 @@ Parameters:
         going down (default 0.7)
     keep_going_hungry: when Hungry with no food carried, go on until Weak instead
         of stopping at once (default False)
+    avoid_branches: with descend, never go down into these branches: stairs that
+        turn out to lead there are climbed straight back (default ["Gnomish Mines"],
+        whose gnome lords and dwarves kill most low-level heroes who are not gnomes
+        or dwarves themselves)
+    linger_turns: when the level is done and the hero is not to go down (no
+        descend, or max_depth reached), wait (search) up to this many turns for
+        monsters to come, fighting them, before returning (default 0)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -60,7 +67,8 @@ def _safe_food(item):
 async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, danger_margin: int = 4,
                             known_piles: list = (), pick_up: bool = True, stop_for_gear: bool = True,
                             eat: bool = True, rest_below: float = 0.6, descend: bool = False,
-                            max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False):
+                            max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False,
+                            avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -73,6 +81,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     stuck = 0
     kicks = 0
     levels = 0
+    lingered = 0
     seen_piles = set()
     for p in known_piles or ():
         if len(p) == 2:
@@ -191,9 +200,20 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         target = await nh.find_unexplored()
         if target is None:
             level = await nh.get_current_level()
-            if not descend or level.stairs_down is None or stats.dungeon_level >= max_depth:
+            avoided = bool(level.stairs_down_branch and level.stairs_down_branch in avoid_branches)
+            if not descend or level.stairs_down is None or avoided or stats.dungeon_level >= max_depth:
+                if lingered < linger_turns and (not descend or stats.dungeon_level >= max_depth):
+                    # Nothing left here and no going on yet: wait for monsters to come to
+                    # us (experience) while HP comes back; fights and hunger are handled above.
+                    res = await nh.search(10)
+                    actions += 1
+                    if res.game_over:
+                        return await done("game_over", False)
+                    lingered += max(1, (await nh.get_stats()).turn - stats.turn)
+                    continue
                 reason = "max_depth" if descend and stats.dungeon_level >= max_depth else "level_done"
-                return await done(reason, True, stairs_down=level.stairs_down,
+                return await done(reason, True, stairs_down=level.stairs_down, lingered=lingered,
+                                  stairs_down_branch=level.stairs_down_branch,
                                   explored_percentage=round(level.explored_percentage, 1))
             target = level.stairs_down
             if hero == target:
@@ -215,6 +235,15 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     stuck += 1
                     if stuck > 3:
                         return await done("stuck", False, target=target, error=res.error)
+                    continue
+                after = await nh.get_stats()
+                if after.branch in avoid_branches and stats.branch not in avoid_branches:
+                    # Into a branch to avoid: straight back up; the API now knows where
+                    # these stairs lead, and the level's stairs_down is the other way.
+                    back = await nh.go_up()
+                    actions += 1
+                    if back.game_over:
+                        return await done("game_over", False)
                 continue
         result = await nh.move_to(target)
         actions += 1

@@ -195,6 +195,13 @@ def _boulder_push(level, dist, tried):
     return best[1:] if best else None
 
 
+def _way_down(level, avoid_branches):
+    """The known down stairs, unless they lead into a branch to avoid."""
+    if level.stairs_down is None or (level.stairs_down_branch and level.stairs_down_branch in avoid_branches):
+        return None
+    return level.stairs_down
+
+
 def _map_shows(screen, ch):
     lines = screen.split("\n")
     return any(ch in line for line in lines[1:22])
@@ -216,6 +223,7 @@ async def explore_level(
     max_pushes: int = 12,
     fight: bool = False,
     danger_margin: int = 4,
+    avoid_branches: list = (),
 ) -> SkillResult:
     """Explore the current level: walk to every unexplored spot, open or kick doors, then search for hidden passages.
 
@@ -247,6 +255,8 @@ async def explore_level(
             the rest of the level (never in Sokoban) before searching.
         fight (bool, False): melee adjacent hostiles whose difficulty is at most the
             hero's level + `danger_margin` (int, 4) instead of stopping for them.
+        avoid_branches (list, ()): down stairs known to lead into one of these branches
+            (e.g. ["Gnomish Mines"]) do not count as a way down: keep searching.
 
     Stopped reasons: "fully_explored" (success; data.stairs_down tells whether the
     down stairs are known), "found_stairs" (with stop_at_stairs), "search_exhausted"
@@ -336,7 +346,7 @@ async def explore_level(
         avoid = _remember(memory, monsters, hero, stats.turn) | shut
         if stop_at_stairs and _map_shows(await nh.get_screen(), ">"):
             level = await nh.get_current_level()
-            if level.stairs_down is not None:
+            if _way_down(level, avoid_branches) is not None:
                 return await finish("found_stairs", True)
 
         level = None
@@ -355,7 +365,7 @@ async def explore_level(
         if goal is None:
             # Nothing reachable is left to explore.
             level = level or await nh.get_current_level()
-            if level.stairs_down is not None or not search_for_hidden:
+            if _way_down(level, avoid_branches) is not None or not search_for_hidden:
                 if leftover and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
                     res = await nh.search()  # a peaceful monster may be in the way: let it wander off
                     actions += 1

@@ -1,0 +1,32 @@
+"""The offline autopilot plays whole episodes: few decisions, caps honoured, baselines alike."""
+
+from __future__ import annotations
+
+from hackwright.agent.loop import Agent, EpisodeConfig
+
+
+def episode(tmp_path, **kw) -> EpisodeConfig:
+    kw.setdefault("llm", "autopilot")
+    return EpisodeConfig(db_path=str(tmp_path / "m.db"), library_path=str(tmp_path / "skills"), **kw)
+
+
+async def test_the_autopilot_stops_at_the_turn_cap_even_inside_a_long_skill(tmp_path):
+    summary = await Agent(episode(tmp_path, seed=1, max_turns=150)).run()
+    assert summary.end_reason == "turn cap", summary
+    # explore_and_fight would run for hundreds of turns; the cap interrupts it.
+    assert 150 <= summary.turns <= 160
+
+
+async def test_one_autopilot_decision_covers_many_turns(tmp_path):
+    summary = await Agent(episode(tmp_path, seed=3, max_turns=1200)).run()
+    assert summary.turns >= 600 or summary.end_reason == "death"
+    assert summary.decisions_per_1000_turns <= 40, summary.skills_used
+    assert summary.fallback_steps == 0 and summary.progression > 0
+
+
+async def test_the_handcrafted_and_random_baselines_play_alone(tmp_path):
+    hand = await Agent(episode(tmp_path, llm="handcrafted", seed=2, max_turns=200)).run()
+    rnd = await Agent(episode(tmp_path, llm="random", seed=2, max_steps=120)).run()
+    assert hand.strategist == "handcrafted" and rnd.strategist == "random"
+    assert hand.fallback_steps == 0 and rnd.fallback_steps == 0
+    assert rnd.decisions == 120 and rnd.skills_used == {}  # one raw key per decision, no skills
