@@ -112,6 +112,14 @@ HAMBRO = Source(
     secondary=True,
 )
 
+BALROG_BEST = Source(
+    citation=("Paglieri et al. (2024). BALROG: Benchmarking Agentic LLM and VLM Reasoning On Games. "
+              "ICLR 2025 (leaderboard at balrogai.com)."),
+    url="https://balrogai.com",
+    location="NetHack leaderboard, best language-model entry, as stated in this project's game-strength issue",
+    secondary=True,
+)
+
 ANCHORS: tuple[Anchor, ...] = (
     Anchor(
         key="netplay-unguided",
@@ -177,6 +185,16 @@ ANCHORS: tuple[Anchor, ...] = (
         progression_pct=PublishedValue(1.2, 0.4, "± as quoted", printed="1.2 ± 0.4"),
         counterpart="autopilot",
         note="The BALROG leaderboard figure wiki-BALROG compares against.",
+    ),
+    Anchor(
+        key="balrog-best-llm",
+        agent="Best language-model agent on BALROG's NetHack leaderboard",
+        kind="LLM agent",
+        source=BALROG_BEST,
+        protocol="BALROG NetHack protocol (one action per model call)",
+        progression_pct=PublishedValue(1.76, printed="1.76"),
+        counterpart="autopilot",
+        note="The figure the game-strength target (mean progression ≥ 3.0%) is set against.",
     ),
     Anchor(
         key="wiki-balrog-rag",
