@@ -1114,16 +1114,34 @@ class NetHackAPI:
         return self._prayer.estimate(self._stats_now().turn)
 
 
+# What each letter of a dust engraving can wear down to (NetHack's engrave.c rubout
+# table, as facts; '?' and ' ' can replace anything).
+_RUBOUTS = {"A": "^", "B": "Pb[", "C": "(", "D": "|)", "E": "|FL[_", "F": "|-", "G": "C(", "H": "|-", "I": "|",
+            "K": "|<", "L": "|_", "M": "|", "N": "|\\", "O": "C(", "P": "F", "Q": "C(", "R": "PF", "T": "|",
+            "U": "J", "V": "/\\", "W": "V/\\", "Z": "/", "b": "|", "d": "c|", "e": "c", "g": "c", "h": "n",
+            "j": "i", "k": "|", "l": "|", "m": "nr", "n": "r", "o": "c", "q": "c", "w": "v", "y": "v"}
+_SHOP_NOTICE = "Closed for inventory"
+
+
+def _worn_from(written: str, original: str) -> bool:
+    """Whether ``written`` can be ``original`` worn down in the dust."""
+    if len(written) != len(original):
+        return False
+    same = 0
+    for w, o in zip(written, original):
+        if w == o:
+            same += 1
+        elif not (w in "? " or w in _RUBOUTS.get(o, "")):
+            return False
+    return same * 2 >= len(original)
+
+
 def _closed_for_inventory(text: str) -> bool:
     """Whether a text read here is a shop's "Closed for inventory" notice, also once
-    feet have smudged the dust ("Cl?sed for i?ventory")."""
-    import difflib
-
-    for written in re.findall(r'(?:You read|read): "([^"]*)"', text) + [text] * ("closed for inventory" in text.lower()):
-        if difflib.SequenceMatcher(None, written.lower(), "closed for inventory").ratio() >= 0.7 or \
-                "closed for inventory" in written.lower():
-            return True
-    return False
+    feet have smudged the dust ("(lcsed ?cr irve?tcry")."""
+    if _SHOP_NOTICE.lower() in text.lower():
+        return True
+    return any(_worn_from(w, _SHOP_NOTICE) for w in re.findall(r'You read: "([^"]*)"', text))
 
 
 def _as_position(pos: Any) -> Optional[Position]:
