@@ -32,12 +32,3 @@ async def test_two_rooms_joined_by_two_corridors_are_told_apart(make_api):
     text = "\n".join(describe_layout(api, hero))
     assert "2 room(s)" in text and "stairs down" in text and "corridor C1" in text
 
-
-def test_a_shop_notice_is_recognised_however_worn_the_dust():
-    from hackwright.api.nethack_api import _closed_for_inventory
-
-    # Seen in real games: feet and kicks wear dust engravings down letter by letter.
-    assert _closed_for_inventory('You read: "Closed for i?ventory".')
-    assert _closed_for_inventory('You read: "(lcsed ?cr irve?tcry".')
-    assert not _closed_for_inventory('You read: "Elbereth".')
-    assert not _closed_for_inventory('You read: "Closed for business".')

@@ -1,0 +1,13 @@
+"""Shop doors: the API never kicks one (its keeper would kill the hero)."""
+
+from __future__ import annotations
+
+
+def test_a_shop_notice_is_recognised_however_worn_the_dust():
+    from hackwright.api.nethack_api import _closed_for_inventory
+
+    # Seen in real games: feet and kicks wear dust engravings down letter by letter.
+    assert _closed_for_inventory('You read: "Closed for i?ventory".')
+    assert _closed_for_inventory('You read: "(lcsed ?cr irve?tcry".')
+    assert not _closed_for_inventory('You read: "Elbereth".')
+    assert not _closed_for_inventory('You read: "Closed for business".')
