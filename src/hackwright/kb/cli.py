@@ -137,7 +137,10 @@ def info(
     for source, (d, c) in i.counts.items():
         typer.echo(f"{source:<14} {d:>6} {c:>7}")
     typer.echo(f"{'total':<14} {sum(d for d, _ in i.counts.values()):>6} {i.chunks:>7}")
-    dense = (f"{i.embedded}/{i.chunks} chunks embedded ({i.embedded * 384 * 4 / 1e6:.1f} MB of vectors), "
+    sizes = i.index_bytes
+    if "fts" in sizes:
+        typer.echo(f"bm25      FTS5 index {sizes['fts'] / 1e6:.1f} MB, texts {sizes.get('texts', 0) / 1e6:.1f} MB")
+    dense = (f"{i.embedded}/{i.chunks} chunks embedded ({sizes.get('vectors', 0) / 1e6:.1f} MB of vectors), "
              f"index {i.vector_backend}, {i.embed_seconds or 0:.1f} s spent embedding"
              if i.dense_available else "unavailable (pip install 'hackwright[kb-dense]')")
     typer.echo(f"dense     {dense}")

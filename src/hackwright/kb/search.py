@@ -88,7 +88,7 @@ class KBInfo:
     build_seconds: Optional[float]
     embed_seconds: Optional[float]
     built_at: Optional[str]
-    extra: dict = field(default_factory=dict)
+    index_bytes: dict[str, int] = field(default_factory=dict)  # "fts", "vectors", "texts"
 
 
 class KnowledgeBase:
@@ -196,6 +196,8 @@ class KnowledgeBase:
         if not todo:
             return 0, 0.0
         enc = dense_mod.encoder()
+        # Shortest first across the whole corpus: batches of like lengths waste little on padding.
+        todo.sort(key=lambda item: len(item[1]))
         t0 = time.perf_counter()
         done = 0
         for i in range(0, len(todo), batch):
@@ -341,6 +343,7 @@ class KnowledgeBase:
             build_seconds=num("build_seconds"),
             embed_seconds=num("embed_seconds"),
             built_at=self.store.get_meta("built_at"),
+            index_bytes=self.store.index_sizes(),
         )
 
     def documents(self) -> set[str]:

@@ -262,6 +262,27 @@ class KBStore:
             "SELECT COUNT(*) FROM chunks c JOIN embeddings e ON e.hash = c.hash AND e.model = ?", (model,)
         ).fetchone()[0])
 
+    def index_sizes(self) -> dict[str, int]:
+        """Bytes used by the BM25 index ("fts"), the vectors ("vectors") and the texts ("texts").
+
+        Read from SQLite's dbstat table where the library has it; otherwise only
+        the vectors are reported (their size is known from the count).
+        """
+        try:
+            rows = self.db.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name").fetchall()
+        except sqlite3.OperationalError:
+            n = int(self.db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
+            return {"vectors": n * 384 * 4}
+        sizes = {"fts": 0, "vectors": 0, "texts": 0}
+        for name, size in rows:
+            if name.startswith("chunks_fts"):
+                sizes["fts"] += size
+            elif "embeddings" in name:
+                sizes["vectors"] += size
+            elif name.startswith(("chunks", "documents", "sqlite_autoindex_documents")):
+                sizes["texts"] += size
+        return sizes
+
     def file_size(self) -> int:
         """Bytes on disk (database plus write-ahead log)."""
         total = self.path.stat().st_size if self.path.exists() else 0
