@@ -9,5 +9,6 @@ def test_a_shop_notice_is_recognised_however_worn_the_dust():
     # Seen in real games: feet and kicks wear dust engravings down letter by letter.
     assert _closed_for_inventory('You read: "Closed for i?ventory".')
     assert _closed_for_inventory('You read: "(lcsed ?cr irve?tcry".')
+    assert _closed_for_inventory('You read: "( cse       r? ? cry".')
     assert not _closed_for_inventory('You read: "Elbereth".')
     assert not _closed_for_inventory('You read: "Closed for business".')

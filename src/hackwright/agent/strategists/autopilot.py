@@ -81,7 +81,11 @@ class Autopilot:
         s.last_result = result
         handed_back = skill == "explore_and_fight" and result is not None and result.stopped_reason not in (
             "stuck", "budget")  # low HP, hunger, gear, a strong monster: a hand-back, not a failure
-        if result is not None and result.success or handed_back:
+        # A "success" that took no game time and at most one action changed nothing
+        # (e.g. "the stairs are known" again and again): count it as a failure, so the
+        # same decision is not made forever.
+        idle = result is not None and result.turns_elapsed == 0 and result.actions_taken <= 1
+        if (result is not None and result.success or handed_back) and not idle:
             s.failures.pop(skill, None)
         else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
@@ -254,7 +258,7 @@ class Autopilot:
             params["max_depth"] = deepest
             params["linger_turns"] = self.LINGER_TURNS
         if s.no_food and s.no_food[0] == stats.hunger.value:
-            params["keep_going_hungry"] = True  # no safe food to be had: go on until Weak
+            params["keep_going_hungry"] = True  # no safe food to be had: go on (kills and new levels bring food)
         if piles:
             params["known_piles"] = piles
         return _decision("explore_and_fight", params, why)

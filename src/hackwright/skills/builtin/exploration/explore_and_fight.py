@@ -26,8 +26,10 @@ Parameters:
     max_depth: with descend, never go below this dungeon level (default 50)
     descend_min_hp: with descend, rest until HP is at least this fraction before
         going down (default 0.7)
-    keep_going_hungry: when Hungry with no food carried, go on until Weak instead
-        of stopping at once (default False)
+    keep_going_hungry: when Hungry (or worse) with no food carried, go on instead of
+        stopping at once — new levels and kills bring food; a kill while hungry
+        still hands back ("hungry", data.fresh_kill) so the corpse can be eaten
+        (default False)
     avoid_branches: with descend, never go down into these branches: stairs that
         turn out to lead there are climbed straight back (default ["Gnomish Mines"],
         whose gnome lords and dwarves kill most low-level heroes who are not gnomes
@@ -38,7 +40,7 @@ Parameters:
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
-"low_hp", "hungry" (no food carried; with keep_going_hungry only once Weak), "dangerous_monster" (a much stronger
+"low_hp", "hungry" (no food carried; with keep_going_hungry only after a kill), "dangerous_monster" (a much stronger
 monster is next to the hero; passive-dangerous ones such as floating eyes and
 molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 "level_changed" (without descend), "budget", "game_over".
@@ -147,6 +149,11 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             actions += 1
             if result.game_over:
                 return await done("game_over", False)
+            killed = any("You kill" in m or "You destroy" in m for m in result.messages)
+            if killed and stats.hunger.severity >= HungerState.HUNGRY.severity:
+                # A fresh corpse for a hungry hero: hand back so it can be eaten (eat_when_hungry).
+                return await done("hungry", False, hunger=stats.hunger.value, fresh_kill=target.name,
+                                  at=target.position)
             if not result.success:
                 await nh.search()  # e.g. diagonal out of a doorway: let it come to us
                 actions += 1
@@ -161,7 +168,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if not res.success:
                     return await done("hungry", False, hunger=stats.hunger.value, error=res.error)
                 continue
-            if not keep_going_hungry or stats.hunger.severity >= HungerState.WEAK.severity:
+            if not keep_going_hungry:
                 return await done("hungry", False, hunger=stats.hunger.value, food_carried=bool(food))
         elif rest_below and stats.hp < stats.max_hp * rest_below and not any(
                 m.name not in NEVER_MELEE for m in hostile):

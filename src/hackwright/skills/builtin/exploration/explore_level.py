@@ -403,11 +403,17 @@ async def explore_level(
             if searched >= max_search_turns:
                 return await finish("blocked" if leftover else "search_exhausted", False)
             if spot is None:
-                spot, spot_limit = _search_spot(level, _distances(level, hero, avoid), searches_per_spot,
-                                                bad_spots)
-                if spot is None:  # perhaps only across a trap
-                    spot, spot_limit = _search_spot(level, _distances(level, hero, avoid, True),
-                                                    searches_per_spot, bad_spots)
+                # A secret door is found with some luck per search, so a spot searched its
+                # share without result is worth more later: when every spot has had its
+                # share, the shares grow (x2, x4, x8) rather than the search ending.
+                for share in (searches_per_spot, 2 * searches_per_spot, 4 * searches_per_spot,
+                              8 * searches_per_spot):
+                    spot, spot_limit = _search_spot(level, _distances(level, hero, avoid), share, bad_spots)
+                    if spot is None:  # perhaps only across a trap
+                        spot, spot_limit = _search_spot(level, _distances(level, hero, avoid, True), share,
+                                                        bad_spots)
+                    if spot is not None:
+                        break
                 if spot is None and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
                     res = await nh.search(2)  # a peaceful monster (a shopkeeper?) may be in the way
                     actions += 1
@@ -443,8 +449,7 @@ async def explore_level(
             searched += max(1, (await nh.get_stats()).turn - before)
             tile = (await nh.get_current_level()).tile_at(hero)
             if tile.search_count >= spot_limit:
-                bad_spots.add(spot)
-                spot = None
+                spot = None  # its share is done; a bigger share may bring it back
             continue
 
         spot = None
