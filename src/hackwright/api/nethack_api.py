@@ -73,6 +73,8 @@ _FAILURES = re.compile(
     r"You move diagonally|You can't move diagonally|Really attack.*\[escaped\]|\[escaped\]"
 )
 
+_ENGRAVED = re.compile(r"You (write in the dust|engrave in|burn into|melt into|scrawl|graffiti)|"
+                       r"You (write|engrave|burn|melt) (in|into|on) ")
 _WELCOME = re.compile(r"You are an? (\w+) (?:(female|male|neuter) )?(\w+(?:-\w+)?) (\w+)\.")
 _ATTRIBUTES = re.compile(r"level \d+ (?:(female|male|neuter) )?(\w+) (\w+)\.")
 _RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf", "dwarf": "dwarf",
@@ -902,7 +904,9 @@ class NetHackAPI:
              Rule(r"Do you want to add to the current engraving", "n"),
              Rule(r"You will overwrite it|wipe out the message", "y"),
              Rule(r"What do you want to (write|engrave|burn|scribble|melt)", text, kinds=(PromptKind.TEXT,), limit=1)],
-            success=lambda ex, b, a: a[0] != b[0] and not any(_FAILURES.search(m) for m in ex.messages),
+            # A fast hero may engrave without the turn counter moving: NetHack's own words tell.
+            success=lambda ex, b, a: (a[0] != b[0] or any(_ENGRAVED.search(m) for m in ex.messages))
+            and not any(_FAILURES.search(m) for m in ex.messages),
         )
 
     async def throw(self, item_letter: str, direction: str) -> ActionResult:

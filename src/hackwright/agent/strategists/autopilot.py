@@ -253,6 +253,9 @@ class Autopilot:
         piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
+        if stats.max_hp and stats.max_hp < 18:
+            # Few hit points: one more bite can kill, so hand back earlier (7 HP at least).
+            params["hp_threshold"] = round(min(0.7, max(0.4, 7 / stats.max_hp)), 2)
         deepest = self.max_depth(stats, starving=bool(s.no_food) and stats.hunger.severity >= HungerState.HUNGRY.severity)
         if deepest < 50:
             params["max_depth"] = deepest
