@@ -29,6 +29,7 @@ class AutopilotState:
     recent_turns: list[int] = field(default_factory=list)  # game turn at each decision
     last_result: Optional[Any] = None  # how the previous skill ended
     armor_seen: str = ""
+    weapons_seen: str = ""
     last_descend_turn: int = -10_000
     elbereth_at: tuple = ()  # (level, x, y) of the last Elbereth engraved
     # (hunger, kills, food carried) when eat_when_hungry last found nothing: no retry until it changes
@@ -191,6 +192,12 @@ class Autopilot:
                 ok("pickup_useful") and _items_on(api, hero))):
             s.picked_up_at.add(spot)
             return _decision("pickup_useful", {}, "there are objects here")
+        weapons = "|".join(i.text for i in state["inventory"] if i.object_class == "weapon")
+        if weapons != s.weapons_seen:
+            first = not s.weapons_seen
+            s.weapons_seen = weapons
+            if not first and ok("wield_better_weapon"):
+                return _decision("wield_better_weapon", {}, "new weapons: wield one if it is clearly better")
         armor = "|".join(i.text for i in state["inventory"] if i.object_class == "armor")
         if armor != s.armor_seen:
             s.armor_seen = armor
