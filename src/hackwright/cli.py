@@ -53,7 +53,7 @@ def _main(
 @app.command()
 def play(
     llm: Optional[str] = typer.Option(None, help="autopilot (offline, default), anthropic:MODEL, "
-                                                 "openai:MODEL[@BASE_URL] or replay:FILE."),
+                                                 "openai:MODEL or openai:MODEL@BASE_URL (vLLM, Ollama, llama.cpp, OpenRouter), or replay:FILE."),
     seed: Optional[int] = typer.Option(0, help=SEED_HELP),
     role: Optional[str] = typer.Option(None, help="valkyrie, samurai, wizard, … (random if not given)."),
     env: Optional[str] = typer.Option(None, help="NetHackChallenge-v0 (default) or a MiniHack environment name."),
@@ -162,7 +162,7 @@ class _Progress:
 @app.command("eval")
 def eval_cmd(
     agent: str = typer.Option("autopilot", help="autopilot (built-in), handcrafted (NetPlay's seven rules), "
-                                                "random, or a model spec: anthropic:MODEL, openai:MODEL[@URL]."),
+                                                "random, or a model spec: anthropic:MODEL, openai:MODEL, openai:MODEL@BASE_URL."),
     seeds: str = typer.Option("0-3", help="Seeds: 0-39, 1,5,9 or 0-3,10. " + SEED_HELP),
     role: Optional[str] = typer.Option(None, help="Hero role for every episode (random per seed if not given)."),
     workers: int = typer.Option(1, help="Episodes played at once (processes, or Ray tasks)."),
