@@ -173,6 +173,8 @@ class Agent:
         self.episode_id = 0
         self._system: Optional[str] = None
         self.goal_reached: Optional[bool] = None if config.goal is None else False
+        self._idle_decisions = 0  # consecutive decisions after which the game turn had not moved
+        self._last_turn: Optional[int] = None
         self.timeline: list[tuple[int, int, int, int]] = []
         self.recorder: Optional[FrameRecorder] = None  # every key's screen, for replays and renders
         # Skills stop at the turn cap, so an episode ends there rather than when a long skill returns.
@@ -238,6 +240,9 @@ class Agent:
         assert api is not None
         if self.goal_reached:
             return "goal reached"
+        idle_cap = getattr(self.strategist, "max_idle_decisions", None)
+        if idle_cap and self._idle_decisions >= idle_cap:
+            return f"no progress: {idle_cap} decisions without the game clock moving"
         if api.game_over:
             return "death"
         if step >= self.config.max_steps:
@@ -435,6 +440,8 @@ class Agent:
                 )
         s2 = api.last_stats
         if s2 is not None:
+            self._idle_decisions = self._idle_decisions + 1 if s2.turn == self._last_turn else 0
+            self._last_turn = s2.turn
             self.max_depth = max(self.max_depth, s2.dungeon_level)
             self.max_xl = max(self.max_xl, s2.xp_level)
             if not api.game_over:  # NLE zeroes the stats of the final observation

@@ -343,7 +343,7 @@ class AgentMetrics:
 def _end_kind(e: EpisodeRecord) -> str:
     # Budgets and errors carry details after the colon; tally them by kind.
     r = e.end_reason or "unknown"
-    return r.split(":", 1)[0].strip() if r.startswith(("budget", "error")) else r
+    return r.split(":", 1)[0].strip() if r.startswith(("budget", "error", "no progress")) else r
 
 
 def summarize(episodes: Sequence[EpisodeRecord], agent: Optional[str] = None) -> AgentMetrics:

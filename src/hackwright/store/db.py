@@ -256,8 +256,17 @@ def connect(
         if on_corrupt == "raise":
             raise CorruptDatabaseError(p, moved, reason)
         recovered = (moved, reason)
-    conn = _open(p if not memory else ":memory:", busy_timeout_ms)
-    return _finish(conn, None if memory else p, steps, recovered)
+    for attempt in range(5):
+        conn = _open(p if not memory else ":memory:", busy_timeout_ms)
+        try:
+            return _finish(conn, None if memory else p, steps, recovered)
+        except sqlite3.OperationalError as e:
+            # Seen once under load with several processes opening the same WAL database:
+            # a transient "disk I/O error" on the journal-mode pragma. Open again.
+            if "disk I/O error" not in str(e) or attempt == 4:
+                raise
+            time.sleep(0.1 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 def _open(p: Union[Path, str], busy_timeout_ms: int) -> StoreConnection:

@@ -31,3 +31,11 @@ async def test_a_shop_door_closed_for_inventory_is_never_kicked(play):
     if hero.is_adjacent(door):
         r = await api.kick(hero.direction_to(door))
         assert not r.success and "shop" in r.error
+
+
+async def test_an_acid_blob_blocking_the_only_corridor_is_fought_and_the_way_down_reached(play):
+    api = play("acid_blob_corridor")
+    out = await run_skill(api, "explore_and_fight", descend=True, max_depth=2, budget=300)
+    log = await message_log(api)
+    assert "You kill the acid blob" in log, (out.result, log)
+    assert out.result.data["levels_descended"] == 1, out.result  # and down the stairs beyond it

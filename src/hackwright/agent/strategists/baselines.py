@@ -54,11 +54,14 @@ class Handcrafted:
     monsters nearby, (3) below 60% HP heal by prayer, (4) when hungry eat carried
     food, (5) pick up items (potions and food), (6) when nothing is left to explore
     go down, (7) otherwise explore the level, kicking doors open. It has none of the
-    autopilot's extras (Elbereth, retreating, resting, corpse ages, armour).
+    autopilot's extras (Elbereth, retreating, resting, corpse ages, armour). As in
+    NetPlay's runs, an episode ends after 10 decisions without the game clock moving.
     """
 
     name = "handcrafted"
     loop_fallback = False
+    # NetPlay's protocol ended a run after 10 model calls without the game clock moving.
+    max_idle_decisions = 10
 
     def __init__(self) -> None:
         self.explored: set[tuple[int, int]] = set()

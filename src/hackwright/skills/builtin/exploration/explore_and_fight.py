@@ -58,6 +58,12 @@ SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "ap
              "eucalyptus leaf", "clove of garlic", "sprig of wolfsbane", "lichen corpse", "lizard corpse",
              "K-ration", "C-ration")
 
+# The worst a hit on each passes back (NetHack's passive attacks, as facts): what is
+# worth risking when such a monster blocks the only way on. Floating eyes (paralysis),
+# cockatrices (stoning) and gas spores (an explosion) never are.
+PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly": 6, "green mold": 24,
+                 "blue jelly": 24, "brown mold": 24}
+
 
 def _safe_food(item):
     text = (item.text or item.name).lower()
@@ -101,6 +107,18 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     async def hostiles_in_view():
         return [m for m in await nh.get_visible_monsters()
                 if not m.is_peaceful and not m.is_tame and m.name not in NEVER_MELEE]
+
+    async def blocker_worth_fighting(stats):
+        """The nearest visible hostile whose passive the hero can take (HP well above its worst), or None."""
+        hero = stats.position
+        best = None
+        for m in await nh.get_visible_monsters():
+            worst = PASSIVE_WORST.get(m.name)
+            if worst is None or m.is_peaceful or m.is_tame or stats.hp <= worst + 6 or stats.hp < 0.6 * stats.max_hp:
+                continue
+            if best is None or hero.steps_to(m.position) < hero.steps_to(best.position):
+                best = m
+        return best
 
     async def rest_to(fraction):
         """Search in short bursts until HP reaches fraction of max or something shows up."""
@@ -269,8 +287,26 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 kicks += 1
                 continue
         stuck += 1
+        if stuck >= 3 and "no known path" in error:
+            # Perhaps a monster that must not be touched sits in the only way on. The slow
+            # or sessile ones with a mild passive are worth a fight when HP is plentiful.
+            blocker = await blocker_worth_fighting(stats)
+            if blocker is not None:
+                if blocker.position.is_adjacent(hero):
+                    res = await nh.attack(hero.direction_to(blocker.position))
+                else:
+                    way = await nh.find_path(blocker.position)
+                    res = await nh.move(way[0]) if len(way) > 1 else None
+                if res is not None:
+                    actions += 1
+                    if res.game_over:
+                        return await done("game_over", False)
+                    stuck = 2
+                    continue
         if stuck > 6:
             return await done("stuck", False, target=target, error=result.error)
         await nh.search()
         actions += 1
     return await done("budget", False)
+
+
