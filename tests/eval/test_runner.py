@@ -120,3 +120,16 @@ def test_the_scenario_suite_prints_success_rates_per_scenario(tmp_path):
     assert "boulder_corridor" in r.output and "pickup_pile" in r.output and "success rate" in r.output
     bad = cli.invoke(app, ["eval", "--suite", "olympics", "--agent", "autopilot"])
     assert bad.exit_code == 2 and "unknown suite" in bad.output
+
+
+def test_a_harness_error_is_played_again_on_resume_and_replaces_its_row(tmp_path):
+    out = tmp_path / "eval"
+    out.mkdir()
+    broken = {"agent": "autopilot", "seed": 0, "end_reason": "error: OperationalError: disk I/O error", "turns": 0,
+              "score": 0, "max_depth": 0, "max_xp_level": 0}
+    (out / "episodes.jsonl").write_text(json.dumps(broken) + "\n")
+    result = EvalRunner(EvalConfig(agent="autopilot", seeds=[0], max_turns=100, out_dir=str(out), record=False,
+                                   report=False)).run()
+    assert result.played == 1 and result.skipped == []
+    rows = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) == 1 and not rows[0]["end_reason"].startswith("error")

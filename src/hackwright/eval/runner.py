@@ -6,7 +6,8 @@ any other agent on the same seeds), records each in the run database and in its 
 record folder (ttyrec, frames, transcript, summary), appends its summary to
 ``OUT/episodes.jsonl`` as it finishes, and writes ``episodes.csv`` and the report.
 Seeds already in ``episodes.jsonl`` for that agent are skipped, so an interrupted
-evaluation resumes where it stopped.
+evaluation resumes where it stopped; episodes that ended in a harness error are
+played again.
 
 Episodes never crash the evaluation: an exception inside one becomes a summary with
 ``end_reason = "error: …"`` (a harness error, counted in the report).
@@ -283,6 +284,14 @@ def _read_jsonl(path: Path) -> list[dict]:
     return out
 
 
+def _latest(rows: list[dict]) -> list[dict]:
+    """The last row for each (agent, seed), in first-seen order."""
+    last: dict[tuple, dict] = {}
+    for r in rows:
+        last[(r.get("agent"), r.get("seed"))] = r
+    return list(last.values())
+
+
 class EvalRunner:
     """Runs an :class:`EvalConfig`; ``on_episode(summary, done, total)`` reports progress."""
 
@@ -320,8 +329,11 @@ class EvalRunner:
             raise EvalError(f"unknown backend {c.backend!r}: use local or ray")
         self._prepare()
         jsonl = self.out / "episodes.jsonl"
-        earlier = [s for s in _read_jsonl(jsonl) if s.get("agent") == c.agent]
-        done_seeds = {int(s["seed"]) for s in earlier if s.get("seed") is not None}
+        earlier = [s for s in _latest(_read_jsonl(jsonl)) if s.get("agent") == c.agent]
+        # Harness errors are played again on resume; everything else counts as done.
+        done_seeds = {int(s["seed"]) for s in earlier if s.get("seed") is not None
+                      and not str(s.get("end_reason", "")).startswith("error")}
+        earlier = [s for s in earlier if int(s.get("seed", -1)) in done_seeds]
         todo = [s for s in c.seeds if s not in done_seeds]
         skipped = [s for s in c.seeds if s in done_seeds]
         t0 = time.time()
@@ -351,6 +363,9 @@ class EvalRunner:
             else:
                 self._run_pool(self._jobs(todo), finished)
         wall = time.time() - t0
+        # One row per agent and seed: a replayed error's row gives way to the new one.
+        rows = _latest(_read_jsonl(jsonl))
+        jsonl.write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
         wanted = set(c.seeds)
         summaries = [s for s in earlier if int(s.get("seed", -1)) in wanted] + played
         summaries.sort(key=lambda s: int(s.get("seed", 0)))
