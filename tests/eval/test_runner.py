@@ -61,6 +61,9 @@ def test_random_and_autopilot_on_seeds_0_to_3_give_tables_and_a_report(tmp_path)
     assert len(pngs) >= 5 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
     html = (out / "report.html").read_text()
     assert "autopilot" in html and "random" in html and "data:image/png;base64" in html
+    # A parallel worker's episode replays from its folder with its decisions (ids agree).
+    r = cli.invoke(app, ["replay", auto[0]["record_dir"], "--db", str(out / "runs.db"), "--final", "--no-color"])
+    assert r.exit_code == 0 and "decisions not shown" not in r.output and "step " in r.output, r.output
     # The run database has the episodes and their decisions.
     db = sqlite3.connect(out / "runs.db")
     assert db.execute("SELECT COUNT(*) FROM episodes WHERE ended_at IS NOT NULL").fetchone()[0] == 8

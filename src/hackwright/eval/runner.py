@@ -79,7 +79,8 @@ class EpisodeJob:
     record_dir: Optional[str] = None
     config_path: Optional[str] = None
     budget_usd: Optional[float] = None
-    bundle: bool = False  # return the episode's database rows (remote workers: Ray)
+    bundle: bool = False  # play into a private database and return its rows (the driver writes them)
+    ship_files: bool = False  # also return the record folder's files (remote workers: Ray)
 
 
 @dataclass
@@ -155,7 +156,8 @@ def run_episode_job(job: EpisodeJob) -> dict:
     out["record_dir"] = job.record_dir
     if tmp is not None:
         try:
-            out["_bundle"] = export_episode(db_path, int(out.get("episode_id") or 0), job.record_dir)
+            out["_bundle"] = export_episode(db_path, int(out.get("episode_id") or 0),
+                                            job.record_dir if job.ship_files else None)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return out
@@ -233,6 +235,15 @@ def import_episode(db_path: str, bundle: dict, record_dir: Optional[str] = None,
         Path(record_dir).mkdir(parents=True, exist_ok=True)
         for name, data in bundle["files"].items():
             (Path(record_dir) / name).write_bytes(data)
+    summary_file = Path(record_dir) / "summary.json" if record_dir else None
+    if summary_file is not None and summary_file.exists() and new_id:
+        # The folder's summary names the episode by its id in this database now (replays look it up).
+        try:
+            d = json.loads(summary_file.read_text())
+            d["episode_id"] = new_id
+            summary_file.write_text(json.dumps(d, indent=2))
+        except (OSError, ValueError):
+            pass
     if library_path and bundle.get("skills"):
         from ..skills.library import SkillLibrary
 
@@ -301,13 +312,14 @@ class EvalRunner:
         self.out = Path(self.config.out_dir)
 
     # -- jobs
-    def _jobs(self, seeds: Iterable[int], bundle: bool = False) -> list[EpisodeJob]:
+    def _jobs(self, seeds: Iterable[int], bundle: bool = False, ship_files: bool = False) -> list[EpisodeJob]:
         c = self.config
         slug = agent_slug(c.agent)
         return [EpisodeJob(agent=c.agent, seed=s, role=c.role, env_id=c.env_id, max_steps=c.max_steps,
                            max_turns=c.max_turns, db_path=str(c.db_path), library_path=str(c.library_path),
                            record_dir=str(self.out / "episodes" / f"{slug}-seed{s}") if c.record else None,
-                           config_path=c.config_path, budget_usd=c.budget_usd, bundle=bundle)
+                           config_path=c.config_path, budget_usd=c.budget_usd, bundle=bundle,
+                           ship_files=ship_files)
                 for s in seeds]
 
     def _prepare(self) -> None:
@@ -356,12 +368,15 @@ class EvalRunner:
 
         if todo:
             if c.backend == "ray":
-                self._run_ray(self._jobs(todo, bundle=True), finished)
+                self._run_ray(self._jobs(todo, bundle=True, ship_files=True), finished)
             elif c.workers == 1:
                 for job in self._jobs(todo):
                     finished(run_episode_job(job))
             else:
-                self._run_pool(self._jobs(todo), finished)
+                # Parallel workers play into private databases and the driver alone writes
+                # the run database: under load, several processes opening one large WAL
+                # database at once met "disk I/O error" here.
+                self._run_pool(self._jobs(todo, bundle=True), finished)
         wall = time.time() - t0
         # One row per agent and seed: a replayed error's row gives way to the new one.
         rows = _latest(_read_jsonl(jsonl))
