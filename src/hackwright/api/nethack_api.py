@@ -994,6 +994,12 @@ class NetHackAPI:
                              "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold"))
 
     def _blocked(self) -> list[Position]:
+        seen, remembered = self._blockers()
+        return seen + remembered
+
+    def _blockers(self) -> tuple[list[Position], list[Position]]:
+        """(squares of monsters in view not to walk into, squares where such a monster was
+        last seen out of view)."""
         hero = self._hero()
         visible = observe.visible_monsters(self._obs(), hero)
         out = [m.position for m in visible if (m.is_peaceful and not m.is_tame) or m.name in self.NEVER_TOUCH]
@@ -1012,7 +1018,7 @@ class NetHackAPI:
         for p, (_, seen) in list(known.items()):
             if turn - seen > 300 or (p.steps_to(hero) <= 1 and p not in here):
                 del known[p]
-        return out + [p for p in known if p not in out]
+        return out, [p for p in known if p not in out and p not in here]
 
     def _path(self, target: Position) -> Optional[list[str]]:
         self._refresh()
@@ -1021,8 +1027,15 @@ class NetHackAPI:
         if not self._too_heavy_to_squeeze and any("carrying too much to get through" in m
                                                   for m in self._kb.history[-6:]):
             self._too_heavy_to_squeeze = True
-        return maps.find_path(self._level_memory(), self._hero(), target, blocked=self._blocked(),
+        seen, remembered = self._blockers()
+        path = maps.find_path(self._level_memory(), self._hero(), target, blocked=seen + remembered,
                               allow_squeeze=not self._too_heavy_to_squeeze)
+        if path is None and remembered:
+            # Only through where an untouchable monster was last seen: go and look (it may
+            # have moved; if not, it is in view again and the way is blocked for real).
+            path = maps.find_path(self._level_memory(), self._hero(), target, blocked=seen,
+                                  allow_squeeze=not self._too_heavy_to_squeeze)
+        return path
 
     async def find_path(self, target: Position) -> list[str]:
         """
