@@ -140,7 +140,7 @@ class Autopilot:
                 return False
             if s.failures.get(name, 0) < 3:
                 return True
-            return stats.turn - s.failed_at.get(name, 0) > 50  # forgiven after a while
+            return stats.turn - s.failed_at.get(name, 0) > 100  # forgiven after a while
 
         # 1. emergency: HP critical
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
@@ -231,8 +231,9 @@ class Autopilot:
 
         # Every skill has failed here lately: let time pass (monsters move, HP comes back)
         # rather than ask again at once.
-        return AgentDecision(type="direct_action", action="20s", reasoning="nothing works right now: "
-                             "search for 20 turns and look again")
+        # (A count search stops by itself when a monster turns up or attacks.)
+        return AgentDecision(type="direct_action", action="40s", reasoning="nothing works right now: "
+                             "search for up to 40 turns and look again")
 
     LINGER_TURNS = 300
 
