@@ -1001,7 +1001,8 @@ class NetHackAPI:
         """(squares of monsters in view not to walk into, squares where such a monster was
         last seen out of view)."""
         hero = self._hero()
-        visible = observe.visible_monsters(self._obs(), hero)
+        # Shares the per-observation cache with get_visible_monsters: move_to asks every step.
+        visible = self._cached("monsters", lambda: observe.visible_monsters(self._obs(), hero))
         out = [m.position for m in visible if (m.is_peaceful and not m.is_tame) or m.name in self.NEVER_TOUCH]
         # Such a monster stays in the way after it drops out of view (a floating eye in a
         # dark corridor): remember its square until the hero sees it empty, or for a while.

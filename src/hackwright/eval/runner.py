@@ -118,6 +118,16 @@ def default_max_steps(agent: str) -> int:
 
 
 # ---------------------------------------------------------------- one episode (worker side)
+def _error_summary(job: EpisodeJob, reason: str, error: str, wall_s: float = 0.0) -> dict:
+    """The row of an episode that ended in a harness error (counted as such in the report)."""
+    return {"agent": job.agent, "seed": job.seed, "role": job.role or "?", "strategist": job.agent,
+            "end_reason": f"error: {reason}"[:300], "death_reason": None, "score": 0, "depth": 0, "max_depth": 0,
+            "xp_level": 0, "max_xp_level": 0, "turns": 0, "progression": 0.0, "decisions": 0,
+            "decisions_per_1000_turns": 0.0, "model_calls": 0, "input_tokens": 0, "output_tokens": 0,
+            "cost_usd": 0.0, "skills_used": {}, "skills_created": [], "fallback_steps": 0, "wall_s": wall_s,
+            "episode_id": 0, "record_dir": job.record_dir, "error": error}
+
+
 def run_episode_job(job: EpisodeJob) -> dict:
     """Play one episode and return its summary as a dict (with ``agent``).
 
@@ -145,13 +155,8 @@ def run_episode_job(job: EpisodeJob) -> dict:
         out = json.loads(summary.to_json())
         out["error"] = None
     except Exception as e:  # noqa: BLE001 — an episode must never take the evaluation down
-        out = {"seed": job.seed, "role": job.role or "?", "strategist": job.agent,
-               "end_reason": f"error: {type(e).__name__}: {e}"[:300], "death_reason": None,
-               "score": 0, "depth": 0, "max_depth": 0, "xp_level": 0, "max_xp_level": 0, "turns": 0,
-               "progression": 0.0, "decisions": 0, "decisions_per_1000_turns": 0.0, "model_calls": 0,
-               "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "skills_used": {}, "skills_created": [],
-               "fallback_steps": 0, "wall_s": round(time.time() - t0, 2), "episode_id": 0,
-               "error": traceback.format_exc()[-4000:]}
+        out = _error_summary(job, f"{type(e).__name__}: {e}", traceback.format_exc()[-4000:],
+                             wall_s=round(time.time() - t0, 2))
     out["agent"] = job.agent
     out["record_dir"] = job.record_dir
     if tmp is not None:
@@ -410,9 +415,7 @@ class EvalRunner:
                     try:
                         summary = fut.result()
                     except Exception as e:  # noqa: BLE001 — the worker process itself died
-                        summary = {"agent": job.agent, "seed": job.seed, "end_reason": f"error: worker died: {e}",
-                                   "turns": 0, "score": 0, "max_depth": 0, "max_xp_level": 0,
-                                   "record_dir": job.record_dir, "error": repr(e)}
+                        summary = _error_summary(job, f"worker died: {e}", repr(e))
                     finished(summary)
 
     def _run_ray(self, jobs: list[EpisodeJob], finished: Callable[[dict], None]) -> None:
@@ -438,9 +441,7 @@ class EvalRunner:
                     try:
                         summary = ray.get(ref)
                     except Exception as e:  # noqa: BLE001
-                        summary = {"agent": job.agent, "seed": job.seed, "end_reason": f"error: ray task failed: {e}",
-                                   "turns": 0, "score": 0, "max_depth": 0, "max_xp_level": 0,
-                                   "record_dir": job.record_dir, "error": repr(e)}
+                        summary = _error_summary(job, f"ray task failed: {e}", repr(e))
                     finished(summary)
         finally:
             if started_here:

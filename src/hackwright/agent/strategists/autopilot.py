@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ...api.models import HungerState, Position
+from ...api.nethack_api import NetHackAPI
 
 
 @dataclass
@@ -46,9 +47,8 @@ class AutopilotState:
 ELBERETH_IGNORED = ("minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
                     "Death", "Pestilence", "Famine")
 
-# Touching these kills or cripples (passive attacks, petrification, acid, engulfing slime).
-NEVER_MELEE = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
-               "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
+# Touching these kills or cripples: the API's own list (its paths go round them too).
+NEVER_MELEE = NetHackAPI.NEVER_TOUCH
 
 
 def _decision(skill: str, params: Optional[dict] = None, why: str = ""):
