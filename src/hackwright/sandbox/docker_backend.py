@@ -67,6 +67,9 @@ class DockerPool:
     def alive(self) -> bool:
         return True
 
+    def healthy(self) -> bool:
+        return True  # each worker is its own container; there is no parent to lose
+
     def _mounts(self) -> dict:
         import msgpack
 

@@ -154,6 +154,21 @@ class Zygote:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def healthy(self) -> bool:
+        """Alive and its control channel still open.
+
+        Under bwrap ``proc`` is bwrap itself, which outlives a killed zygote for a
+        moment; the closed channel tells the truth at once.
+        """
+        if not self.alive or self.ctrl is None:
+            return False
+        try:
+            while self._recv(0):
+                pass
+        except (ChannelClosed, OSError):
+            return False
+        return True
+
     def _recv(self, timeout: float) -> bool:
         """Read one control message into the tables; False on timeout."""
         assert self.ctrl is not None
@@ -292,7 +307,7 @@ class SkillRunner:
 
     # ------------------------------------------------------------ workers
     def _ensure_zygote(self) -> Zygote:
-        if self._zygote is None or not self._zygote.alive:
+        if self._zygote is None or not self._zygote.healthy():
             if self._zygote is not None:
                 self._zygote.close()
             self._spare = None
@@ -308,10 +323,26 @@ class SkillRunner:
         return self._zygote
 
     def _prefork(self, limits: SandboxLimits) -> None:
-        z = self._ensure_zygote()
-        if self._pending is None and self._spare is None:
-            self._pending = (z.request(limits.memory_bytes, limits.cpu_seconds), limits.memory_bytes,
-                             limits.cpu_seconds)
+        """Ask for the next run's worker now; never fails (it is only a head start).
+
+        The zygote can die between two runs (killed, out of memory) while its bwrap
+        parent still looks alive for a moment: the request then meets a broken pipe,
+        and the zygote is dropped so that the next run starts a fresh one.
+        """
+        try:
+            z = self._ensure_zygote()
+            if self._pending is None and self._spare is None:
+                self._pending = (z.request(limits.memory_bytes, limits.cpu_seconds), limits.memory_bytes,
+                                 limits.cpu_seconds)
+        except (ChannelClosed, OSError):
+            self._drop_zygote()
+
+    def _drop_zygote(self) -> None:
+        if self._zygote is not None:
+            self._zygote.close()
+        self._zygote = None
+        self._spare = None
+        self._pending = None
 
     def _take_worker(self, limits: SandboxLimits) -> _Worker:
         for attempt in range(2):
@@ -334,11 +365,7 @@ class SkillRunner:
                 worker, self._spare = self._spare, None
                 return worker
             except (ChannelClosed, OSError, TimeoutError):
-                if self._zygote is not None:
-                    self._zygote.close()
-                self._zygote = None
-                self._spare = None
-                self._pending = None
+                self._drop_zygote()
                 if attempt:
                     raise errors.SandboxUnavailableError("the sandbox could not start a worker")
         raise errors.SandboxUnavailableError("the sandbox could not start a worker")
@@ -434,9 +461,9 @@ class SkillRunner:
     def _run_sandboxed(self, code: str, name: str, params: dict, limits: SandboxLimits,
                        monitor: EventMonitor, stop_on: set[str]) -> SkillOutcome:
         worker = self._take_worker(limits)
-        self._prefork(limits)  # the next run's worker starts while this one runs
         z = self._zygote
         assert z is not None
+        self._prefork(limits)  # the next run's worker starts while this one runs
         api = self.api
         t0 = time.monotonic()
         deadline = t0 + limits.wall_seconds
