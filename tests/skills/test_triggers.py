@@ -89,3 +89,29 @@ async def test_events_not_declared_do_not_stop_a_skill(runner):
 async def test_an_unknown_trigger_name_is_a_clear_error(runner):
     with pytest.raises(errors.SkillValidationError, match="monster"):
         await runner.run(EXPLORE, triggers=("dragons",))
+
+
+async def test_a_skill_that_ignores_two_biting_jackals_is_stopped_at_prayer_level_hp_not_at_death():
+    """The agent loop stops every skill at very_low_hp (TriggerConfig.always_stop), declared or not."""
+    from hackwright.skills.triggers import TriggerConfig
+
+    room = ["-------", "|.....|", "|.....|", "|.....|", "-------"]
+    des = room_des(room, "MONSTER:('d',\"jackal\"),(3,1),hostile\nMONSTER:('d',\"jackal\"),(3,3),hostile",
+                   hero=(3, 2))
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=1,
+                                         extra={"pet": False}))
+    runner = SkillRunner(api, mode="inprocess")
+    code = '''
+async def stand_there(nh):
+    for _ in range(400):
+        await nh.search()
+    return SkillResult("waited", {}, 400, 0, True)
+'''
+    try:
+        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp",)))
+        s = await api.get_stats()
+        assert out.result.stopped_reason == "interrupted:very_low_hp", out.result
+        assert 0 < s.hp and (s.hp <= 5 or s.hp * 7 <= s.max_hp) and not api.game_over
+    finally:
+        runner.close()
+        api.close()

@@ -154,6 +154,7 @@ class Agent:
         self.api: Optional[NetHackAPI] = None
         self.memory = AgentMemory(config.short_term_tokens)
         self.kills: dict[str, int] = {}
+        self._messages_read = 0  # api._kb.messages_seen when kills were last read
         self.budget = Budget(max_calls=config.max_model_calls, max_tokens=config.max_tokens,
                              max_usd=config.budget_usd, max_wall_s=config.max_wall_s)
         self.decisions = 0
@@ -178,7 +179,9 @@ class Agent:
         self.timeline: list[tuple[int, int, int, int]] = []
         self.recorder: Optional[FrameRecorder] = None  # every key's screen, for replays and renders
         # Skills stop at the turn cap, so an episode ends there rather than when a long skill returns.
-        self._triggers = TriggerConfig(turn_cap=config.max_turns) if config.max_turns else None
+        # A skill never runs the hero into the ground: at prayer-level HP it hands back
+        # to the strategist, which alone knows whether a prayer is safe.
+        self._triggers = TriggerConfig(turn_cap=config.max_turns or None, always_stop=("very_low_hp",))
 
     # ------------------------------------------------------------ set-up
     def _open(self) -> None:
@@ -415,9 +418,15 @@ class Agent:
         api = self.api
         assert api is not None
         s = api.last_stats or state["stats"]
-        for m in api._kb.history[-30:]:
-            for k in _KILL.finditer(m):
-                self.kills[k.group("name").strip()] = s.turn
+        # Kills since the last step, on the turn each happened (eat_when_hungry judges a
+        # corpse's age by it: a kill re-dated to a later turn has poisoned heroes).
+        kb = api._kb
+        new = min(kb.messages_seen - self._messages_read, len(kb.history))
+        self._messages_read = kb.messages_seen
+        if new > 0:
+            for m, turn in zip(kb.history[-new:], kb.history_turns[-new:]):
+                for k in _KILL.finditer(m):
+                    self.kills[k.group("name").strip()] = turn
         self.memory.record_execution(ExecutionNote(
             turn=s.turn, skill=d.skill_name or d.type, params=dict(d.params or {}),
             stopped_reason=result.stopped_reason if result else "error", success=bool(result and result.success),

@@ -108,6 +108,8 @@ class Keyboard:
     def __init__(self, game: Game):
         self.game = game
         self.history: list[str] = []  # every message seen this game, oldest first
+        self.history_turns: list[int] = []  # the game turn each message of history was seen on
+        self.messages_seen = 0  # all messages ever noted (history keeps the last ones)
         self.death_reason: Optional[str] = None  # read from the end-of-game screens
         self.on_step: Optional[Callable[[], None]] = None  # called after every key
 
@@ -199,8 +201,11 @@ class Keyboard:
         if text and (not ex.messages or ex.messages[-1] != text):
             ex.messages.append(text)
             self.history.append(text)
+            self.history_turns.append(int(self.game.obs["blstats"][20]))
+            self.messages_seen += 1
             if len(self.history) > 2000:
                 del self.history[:1000]
+                del self.history_turns[:1000]
 
     def type_keys(self, keys: str, ex: Exchange) -> None:
         """Type keys; a --More-- that appears in between is dismissed first."""

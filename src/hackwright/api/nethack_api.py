@@ -561,9 +561,17 @@ class NetHackAPI:
                 return opened
         return await self.move(step)
 
-    async def attack(self, direction: str) -> ActionResult:
+    # Peacefuls never attacked even with peaceful_ok: they kill the hero (shopkeepers,
+    # priests, the watch), or killing them costs Luck (humans and elves: murder; unicorns).
+    NEVER_ANGER = ("shopkeeper", "priest", "priestess", "guard", "watchman", "watch captain", "Oracle",
+                   "unicorn", "aligned priest", "high priest")
+
+    async def attack(self, direction: str, peaceful_ok: bool = False) -> ActionResult:
         """Attack in a direction (force attack even if no monster). Peaceful
-        monsters are not attacked (error)."""
+        monsters are not attacked (error) unless ``peaceful_ok``: then a weak one
+        that blocks the only way on (a peaceful lichen in a corridor) is attacked
+        and turns hostile (alignment -1). Even then never a shopkeeper, priest,
+        guard, watchman, unicorn or any @ (human or elf: murder)."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -571,12 +579,17 @@ class NetHackAPI:
         there = self._hero().offset(normalize_direction(direction) or "n")
         for m in await self.get_visible_monsters():
             if m.position == there and m.is_peaceful and not m.is_tame:
-                return self._fail(f"declined to attack the peaceful {m.name}; walk around it instead")
+                if not peaceful_ok:
+                    return self._fail(f"declined to attack the peaceful {m.name}; walk around it instead")
+                if m.char == "@" or any(w in m.name for w in self.NEVER_ANGER):
+                    return self._fail(f"declined to attack the peaceful {m.name}: angering it is deadly or "
+                                      "costs Luck; wait for it to move, or go round")
 
         def swung(ex: Exchange, before: tuple, after: tuple) -> bool:
             return after[0] != before[0] or any(re.search(r"\byou (hit|miss|kill|destroy)", m, re.I) for m in ex.messages)
 
-        return self._act("F" + key, [self._peaceful_rule()], success=swung)
+        rule = Rule(r"Really attack", "y", limit=1) if peaceful_ok else self._peaceful_rule()
+        return self._act("F" + key, [rule], success=swung)
 
     async def wait(self) -> ActionResult:
         """Wait one turn (search in place)."""
@@ -921,7 +934,7 @@ class NetHackAPI:
             "t",
             [Rule(r"What do you want to throw", item_letter, limit=1), Rule(r"In what direction", key, limit=1),
              Rule(r"You are wielding|Are you sure", "y")],
-            success=lambda ex, b, a: a[0] != b[0],
+            success=_thrown,
         )
 
     async def fire(self, direction: str) -> ActionResult:
@@ -935,7 +948,7 @@ class NetHackAPI:
         return self._act(
             "f",
             [Rule(r"In what direction", key, limit=1), Rule(r"What do you want to fire", None)],
-            success=lambda ex, b, a: a[0] != b[0],
+            success=_thrown,
         )
 
     async def get_events(self, clear: bool = True) -> list[GameEvent]:
@@ -1139,6 +1152,11 @@ _RUBOUTS = {"A": "^", "B": "Pb[", "C": "(", "D": "|)", "E": "|FL[_", "F": "|-", 
             "U": "J", "V": "/\\", "W": "V/\\", "Z": "/", "b": "|", "d": "c|", "e": "c", "g": "c", "h": "n",
             "j": "i", "k": "|", "l": "|", "m": "nr", "n": "r", "o": "c", "q": "c", "w": "v", "y": "v"}
 _SHOP_NOTICE = "Closed for inventory"
+
+
+def _thrown(ex: Exchange, before: tuple, after: tuple) -> bool:
+    """A throw or shot happened: the turn moved, or (a fast hero's free move) the pack changed."""
+    return after[0] != before[0] or after[3] != before[3]
 
 
 def _worn_from(written: str, original: str) -> bool:

@@ -122,7 +122,13 @@ def screen_description(obs: dict, pos: Position) -> str:
 
 
 def visible_monsters(obs: dict, hero: Position) -> list[Monster]:
-    """Monsters shown on the map now (not the hero, not remembered 'I' markers)."""
+    """Monsters shown on the map now (not the hero), and the 'I' markers next to the hero.
+
+    An 'I' is where NetHack remembers an unseen monster (the hero is blind, or it is
+    invisible). Only the adjacent ones are reported ("unseen monster",
+    ``is_invisible_marker``): something there is probably hitting the hero, and
+    attacking the square either hits it or clears the marker.
+    """
     glyphs = obs["glyphs"]
     kinds = G.KIND[glyphs]
     mask = np.isin(kinds, (G.GlyphKind.MONSTER, G.GlyphKind.PET, G.GlyphKind.DETECTED, G.GlyphKind.RIDDEN))
@@ -146,6 +152,14 @@ def visible_monsters(obs: dict, hero: Position) -> list[Monster]:
                 threat_level=int(pm.difficulty),
             )
         )
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            x, y = hero.x + dx, hero.y + dy
+            if (dx or dy) and 0 <= y < glyphs.shape[0] and 0 <= x < glyphs.shape[1] and \
+                    kinds[y, x] == G.GlyphKind.INVISIBLE:
+                out.append(Monster(glyph=int(glyphs[y, x]), char="I", name="unseen monster",
+                                   position=Position(x, y), color=0, is_peaceful=False, is_tame=False,
+                                   threat_level=0, is_invisible_marker=True))
     out.sort(key=lambda m: (m.position.steps_to(hero), m.position.y, m.position.x))
     return out
 

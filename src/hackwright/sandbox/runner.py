@@ -441,6 +441,8 @@ class SkillRunner:
         stop_on = set(wanted) - set(handle)
         if trigger_config is not None and trigger_config.turn_cap is not None:
             stop_on.add("turn_cap")  # the episode ends there, whatever the skill asked for
+        if trigger_config is not None:
+            stop_on |= set(trigger_config.always_stop) - set(handle)
         monitor = EventMonitor(self.api, trigger_config)
         self.api.after_action.append(monitor)
         try:

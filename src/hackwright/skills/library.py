@@ -104,12 +104,12 @@ CATEGORY_DESCRIPTIONS: dict[str, str] = {
 }
 
 TRIGGER_EVENTS: tuple[str, ...] = (
-    "monster", "low_hp", "hunger", "level_change", "teleport", "items", "engulfed", "message",
+    "monster", "low_hp", "very_low_hp", "hunger", "level_change", "teleport", "items", "engulfed", "message",
 )
 # Words models (and the spec's examples) use for the same events.
 TRIGGER_ALIASES: dict[str, str] = {
     "monsters": "monster", "monster_spotted": "monster", "hostile": "monster", "hostile_visible": "monster",
-    "hungry": "hunger", "weak": "hunger", "hp": "low_hp", "very_low_hp": "low_hp", "danger": "low_hp",
+    "hungry": "hunger", "weak": "hunger", "hp": "low_hp", "critical_hp": "very_low_hp", "danger": "low_hp",
     "item": "items", "items_seen": "items", "level": "level_change", "new_level": "level_change",
     "teleported": "teleport", "engulf": "engulfed", "messages": "message",
 }

@@ -7,6 +7,8 @@ runs. After every action it compares the game with what it saw last and emits
 =============  ===============================================================
 monster        a hostile monster came into view (one not in view before)
 low_hp         HP fell below the threshold (default half of max)
+very_low_hp    HP fell to where a prayer heals it (≤ 5, or ≤ 1/7 of max); the
+               agent loop stops every skill on it, so the strategist can pray
 hunger         the hunger state got worse (Hungry, Weak, Fainting …)
 level_change   the hero is on another level
 teleport       the hero jumped across the level without taking stairs
@@ -37,7 +39,7 @@ from ..api import glyphs as G
 from ..api import observe
 from ..api.models import GameEvent, Position
 
-EVENT_KINDS = ("monster", "low_hp", "hunger", "level_change", "teleport", "items", "engulfed", "message")
+EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "hunger", "level_change", "teleport", "items", "engulfed", "message")
 _ENGULF = re.compile(r"engulfs you|swallows you|You are engulfed|totally engulfed", re.I)
 
 
@@ -46,6 +48,7 @@ class TriggerConfig:
     hp_threshold: float = 0.5  # low_hp fires when HP drops below this fraction of max
     watch_messages: tuple[str, ...] = ()  # regular expressions for "message" events
     turn_cap: Optional[int] = None  # the episode's turn cap: a "turn_cap" event stops any skill there
+    always_stop: tuple[str, ...] = ()  # events that stop any skill, declared or not (unless it handles them)
 
 
 def declared_triggers(code: str) -> tuple[str, ...]:
@@ -70,6 +73,7 @@ def unknown_triggers(triggers: Iterable[str]) -> list[str]:
 class _Seen:
     hostiles: Counter = field(default_factory=Counter)
     hp_low: bool = False
+    hp_critical: bool = False
     hunger: int = 0
     level: tuple = ()
     position: Optional[Position] = None
@@ -105,6 +109,7 @@ class EventMonitor:
         return _Seen(
             hostiles=hostiles,
             hp_low=hpmax > 0 and hp < hpmax * self.config.hp_threshold,
+            hp_critical=hpmax > 0 and (hp <= 5 or hp * 7 <= hpmax),  # NetHack's "major trouble" for prayer
             hunger=int(bl[nh.NLE_BL_HUNGER]),
             level=(int(bl[nh.NLE_BL_DNUM]), int(bl[nh.NLE_BL_DLEVEL])),
             position=hero,
@@ -127,6 +132,10 @@ class EventMonitor:
         if now.hp_low and not before.hp_low:
             bl = api.game.obs["blstats"]
             events.append(GameEvent("low_hp", turn, "HP is low",
+                                    {"hp": int(bl[nh.NLE_BL_HP]), "max_hp": int(bl[nh.NLE_BL_HPMAX])}))
+        if now.hp_critical and not before.hp_critical:
+            bl = api.game.obs["blstats"]
+            events.append(GameEvent("very_low_hp", turn, "HP is very low: a prayer would heal it if the timeout allows",
                                     {"hp": int(bl[nh.NLE_BL_HP]), "max_hp": int(bl[nh.NLE_BL_HPMAX])}))
         # hunger numbers: 0 Satiated, 1 Not Hungry, 2 Hungry, 3 Weak, 4 Fainting …
         if now.hunger > before.hunger and now.hunger >= 2:

@@ -88,3 +88,50 @@ async def test_ranged_attack_steps_into_line_with_a_floating_eye_before_throwing
     assert r.data["throws"] >= 1
     assert await api.get_position() != start
     assert not re.search(r"You are frozen|You can't move|You (hit|miss) the floating eye", await message_log(api))
+
+
+async def test_an_invisible_newt_that_bites_is_reported_as_an_unseen_monster_and_killed_by_melee_fight(play):
+    api = play("invisible_newt_adjacent")
+    assert await api.get_visible_monsters() == []  # nothing to see yet
+    for _ in range(40):  # wait until it bites: NetHack then marks its square with an 'I'
+        await api.search()
+        unseen = [m for m in await api.get_adjacent_monsters() if m.is_invisible_marker]
+        if unseen:
+            break
+    assert unseen and unseen[0].name == "unseen monster" and not unseen[0].is_peaceful
+    r = (await run_skill(api, "melee_fight", max_actions=40)).result
+    assert r.data["attacks"] >= 1, r
+    assert re.search(r"You (kill|hit|miss) it|You kill the newt|thin air", await message_log(api))
+
+
+async def test_a_peaceful_lichen_blocking_the_corridor_is_fought_only_when_the_caller_says_so(play):
+    api = play("peaceful_lichen_in_corridor")
+    lichen = [m for m in await api.get_visible_monsters() if m.name == "lichen"]
+    assert lichen and lichen[0].is_peaceful
+    r = (await run_skill(api, "melee_fight", target="lichen")).result
+    assert r.stopped_reason == "no_target" and r.data["attacks"] == 0  # peaceful: left alone
+    r = (await run_skill(api, "melee_fight", target="lichen", peaceful_ok=True, max_actions=60)).result
+    assert r.stopped_reason == "target_dead" and r.data["target"] == "lichen", r
+
+
+async def test_the_api_never_attacks_a_peaceful_watchman_even_when_told_peaceful_ok(play):
+    api = play("peaceful_in_corridor")
+    for _ in range(2):  # through the doorway into the corridor, next to the sleeping watchman
+        assert (await api.move("e")).success
+    watchman = [m for m in await api.get_adjacent_monsters() if m.name == "watchman"]
+    assert watchman and watchman[0].is_peaceful
+    asked = (await message_log(api)).count("Really attack")
+    res = await api.attack((await api.get_position()).direction_to(watchman[0].position), peaceful_ok=True)
+    assert not res.success and "declined" in res.error
+    assert (await message_log(api)).count("Really attack") == asked  # not even asked
+    assert [m.is_peaceful for m in await api.get_adjacent_monsters()] == [True]
+
+
+async def test_a_samurai_wields_his_yumi_to_shoot_ya_at_a_floating_eye_then_takes_his_katana_again(play):
+    api = play("daggers_and_eye", hero="samurai")
+    r = (await run_skill(api, "ranged_attack")).result
+    assert r.stopped_reason == "nothing_to_throw"  # a yumi in the pack is not wielded by default
+    r = (await run_skill(api, "ranged_attack", wield_launcher=True, max_throws=12)).result
+    assert r.data["throws"] >= 1 and r.data.get("rewielded"), r
+    assert "katana" in (await api.get_equipment())["weapon"].name
+    assert not re.search(r"You are frozen|You (hit|miss) the floating eye", await message_log(api))

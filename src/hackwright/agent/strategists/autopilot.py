@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from nle import nethack as nh
+
 from ...api.models import HungerState, Position
 from ...api.nethack_api import NetHackAPI
 
@@ -37,6 +39,10 @@ class AutopilotState:
     no_food: tuple = ()
     mines_ok: set = field(default_factory=set)  # levels where no way down but the Mines' was found
     asked_food: tuple = ()
+    recent_stall: bool = False  # the last decisions came within a few turns of each other
+    capped_turns: int = 0  # turns spent waiting at the depth cap since it was last raised
+    depth_bonus: int = 0  # levels the cap was raised for heroes who stopped gaining levels there
+    cap_xl: int = 0  # experience level when capped_turns started counting
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -67,6 +73,10 @@ class Autopilot:
         self.state = AutopilotState()
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
+    # The prayer clock assumes a 1000-turn reset after each prayer; the real one is
+    # rnz(350), at most 200 + this (the estimate's bound) about 75% of the time.
+    DESPERATE_TIMEOUT = 500
+    DEADLY_EFFECTS = ("Food poisoned", "Ill", "Stoned", "Slimed", "Strangled")
     EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done")
 
     def observe(self, skill: str, result, api) -> None:
@@ -98,6 +108,14 @@ class Autopilot:
         if skill == "explore_level" and result is not None and result.stopped_reason in (
                 "search_exhausted", "blocked") and (result.data or {}).get("stairs_down"):
             s.mines_ok.add(level)  # searched in vain: the Mines are the only way on
+        if int(bl[nh.NLE_BL_XP]) != s.cap_xl:  # a new level raises the cap by itself
+            s.cap_xl = int(bl[nh.NLE_BL_XP])
+            s.capped_turns = 0
+        if skill == "explore_and_fight" and result is not None and result.stopped_reason == "max_depth":
+            s.capped_turns += result.turns_elapsed
+            if s.capped_turns >= self.CAP_PATIENCE:
+                s.depth_bonus += 1
+                s.capped_turns = 0
         if skill in ("explore_level", "explore_and_fight") and result is not None and \
                 result.stopped_reason in self.EXPLORE_DONE:
             s.explored_levels.add(level)
@@ -128,6 +146,7 @@ class Autopilot:
         # A stall: decisions come and go but the game clock does not move (a skill
         # refusing at once, e.g. a monster diagonal to a doorway). Let time pass.
         s.recent_turns = (s.recent_turns + [stats.turn])[-4:]
+        s.recent_stall = len(s.recent_turns) >= 3 and s.recent_turns[-1] - s.recent_turns[-3] < 20
         if len(s.recent_turns) == 4 and len(set(s.recent_turns)) == 1:
             s.recent_turns.clear()
             from ..decisions import AgentDecision
@@ -142,12 +161,28 @@ class Autopilot:
                 return True
             return stats.turn - s.failed_at.get(name, 0) > 100  # forgiven after a while
 
+        # Before the first prayer the clock is exact (300 minus the turn): no gamble then.
+        clock = getattr(api, "_prayer", None)
+        gamble = self.DESPERATE_TIMEOUT if clock is not None and clock.last_prayer_turn is not None else 200
+
+        # 0. deadly conditions only a prayer cures here (food poisoning, illness, stoning,
+        # sliming, strangling): the hero dies within turns otherwise, so pray whatever the clock.
+        effects = await api.get_status_effects()
+        deadly = [e for e in effects if e in self.DEADLY_EFFECTS]
+        if deadly and ok("pray_when_safe"):
+            return _decision("pray_when_safe", {"max_timeout": 5000}, f"{deadly[0]}: pray, or die")
+
         # 1. emergency: HP critical
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
         if major and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
-        if major and adjacent and ok("engrave_elbereth"):
+        if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
+        if major and adjacent and 200 < timeout <= gamble and ok("pray_when_safe"):
+            # Elbereth did not hold and the next blow kills: a prayer that may come too
+            # soon (Luck -3, an angry god) is better than certain death.
+            return _decision("pray_when_safe", {"max_timeout": gamble},
+                             "HP is critical, the monster is still next to me: pray even if it may be too soon")
         # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
         # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
         respecting = [m for m in adjacent if m.char != "@" and m.name not in ELBERETH_IGNORED]
@@ -183,6 +218,9 @@ class Autopilot:
             s.asked_food = food_key
             return _decision("eat_when_hungry", {"kills": kills} if kills else {}, f"I am {hunger.value}")
         if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
+            if hunger.severity >= HungerState.FAINTING.severity and timeout <= gamble:
+                return _decision("pray_when_safe", {"max_timeout": gamble},
+                                 "Fainting with no food: pray even if it may be too soon (starving is certain)")
             return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
         # 4. loot and gear up
         spot = (level_key[0], level_key[1], hero.x, hero.y)
@@ -207,6 +245,25 @@ class Autopilot:
         # 5. rest when hurt and safe
         if hp_frac < 0.6 and not near and ok("rest_until_healed"):
             return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
+        # A monster that must not be touched (a mold in a doorway, a floating eye in a
+        # corridor) stands in the only way on: shoot it if there is anything to throw.
+        blocked = last is not None and last.stopped_reason in ("stuck", "blocked", "search_exhausted")
+        untouchable = [m for m in monsters if m.name in NEVER_MELEE and not m.is_tame and not m.is_peaceful
+                       and m.position.steps_to(hero) <= 7]
+        if (blocked or s.recent_stall) and untouchable and ok("ranged_attack") and _has_missiles(state["inventory"]):
+            return _decision("ranged_attack",
+                             {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
+                             f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+        # A weak peaceful (a lichen, a newt) standing in the only way on for good: anger
+        # it and fight (alignment -1) rather than wait thousands of turns.
+        if blocked and level_key in s.explored_levels and ok("melee_fight"):
+            meek = [m for m in monsters if m.is_peaceful and not m.is_tame and m.position.steps_to(hero) <= 3
+                    and m.char not in "@&A" and m.name not in NEVER_MELEE
+                    and not any(w in m.name for w in NetHackAPI.NEVER_ANGER)
+                    and m.threat_level <= stats.xp_level + 1]
+            if meek:
+                return _decision("melee_fight", {"target": meek[0].name, "peaceful_ok": True},
+                                 f"the peaceful {meek[0].name} blocks the only way on: fight it")
         # 6. explore this level, then 7. go down — one skill does both, level after level.
         avoid = self._avoid_branches(api, s, level_key)
         if stats.branch in avoid and level.stairs_up is not None and ok("retreat_upstairs"):
@@ -243,9 +300,12 @@ class Autopilot:
         with nothing to eat goes on regardless: new levels bring food and corpses."""
         if starving:
             return 50
-        return max(2, stats.xp_level + self.DEPTH_AHEAD)
+        return max(2, stats.xp_level + self.DEPTH_AHEAD + self.state.depth_bonus)
 
     DEPTH_AHEAD = 2
+    # Waiting at the cap this long without gaining a level: go one level deeper anyway
+    # (food runs out and score stands still; seeds 17 and 38 waited 4,000 turns at Dlvl 4-5).
+    CAP_PATIENCE = 1500
 
     # Gnome lords with wands, dwarves with mattocks and hill orcs kill most low-level
     # heroes in the Gnomish Mines; gnomes and dwarves are at home there.
@@ -277,6 +337,15 @@ class Autopilot:
     def explored(self, api) -> None:
         bl = api.game.obs["blstats"]
         self.state.explored_levels.add((int(bl[23]), int(bl[24])))
+
+
+MISSILES = ("dagger", "knife", "spear", "javelin", "dart", "shuriken", "arrow", " ya", "bolt", "rock", "flint")
+
+
+def _has_missiles(inventory) -> bool:
+    """Something ranged_attack could throw or fire (a rough look; the skill checks properly)."""
+    return any(i.object_class in ("weapon", "gem", "rock") and not (i.equipped or "").startswith("weapon")
+               and any(w in " " + (i.name or "").lower() for w in MISSILES) for i in inventory)
 
 
 def _items_on(api, hero: Position) -> bool:

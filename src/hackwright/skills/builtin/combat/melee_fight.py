@@ -8,7 +8,7 @@ DOORS = ("doorway", "open door", "closed door")
 
 
 def _is_hostile(m):
-    return not m.is_peaceful and not m.is_tame and not m.is_invisible_marker
+    return not m.is_peaceful and not m.is_tame  # an adjacent 'I' (unseen monster) is fought too
 
 
 def _why_not_touch(info, armed):
@@ -53,6 +53,7 @@ async def melee_fight(
     approach_radius: int = 5,
     wait_turns: int = 3,
     chase_steps: int = 6,
+    peaceful_ok: bool = False,
 ) -> SkillResult:
     """Fight the nearest adjacent or approaching hostile monster in melee until it dies, flees, or HP runs low.
 
@@ -75,6 +76,10 @@ async def melee_fight(
         approach_radius (int, 5): hostiles this close (steps) may be engaged.
         wait_turns (int, 3): turns to wait for an approaching fast monster.
         chase_steps (int, 6): steps to walk toward a slow or lingering one.
+        peaceful_ok (bool, False): with a `target` name, attack that monster even if it
+            is peaceful (it turns hostile; alignment -1) — for a weak peaceful blocking
+            the only way on. The API still refuses shopkeepers, priests, the watch,
+            unicorns and any @.
 
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn — pass
     it on to eat_when_hungry's kills), "target_fled", "low_hp", "no_target"
@@ -122,7 +127,8 @@ async def melee_fight(
         monsters = await nh.get_visible_monsters()
         fightable = []
         for m in monsters:
-            if not _is_hostile(m):
+            if not _is_hostile(m) and not (peaceful_ok and want and m.is_peaceful and not m.is_tame
+                                           and want in m.name.lower()):
                 continue
             why = await unsafe(m.name)
             if why:
@@ -185,7 +191,7 @@ async def melee_fight(
             tracked = (current.name, current.position)
 
         if current.position.is_adjacent(hero):
-            res = await nh.attack(hero.direction_to(current.position))
+            res = await nh.attack(hero.direction_to(current.position), peaceful_ok=peaceful_ok)
             actions += 1
             attacks += 1
             if res.game_over:

@@ -75,6 +75,7 @@ async def ranged_attack(
     max_range: int = 7,
     stop_when_adjacent: bool = False,
     reposition_steps: int = 4,
+    wield_launcher: bool = False,
 ) -> SkillResult:
     """Throw daggers, darts or spears, or fire the quiver, at a hostile monster in a straight line.
 
@@ -98,6 +99,10 @@ async def ranged_attack(
             next to the hero (to switch to melee_fight).
         reposition_steps (int, 4): with no target in line, walk up to this many
             steps to a square from which one is (not next to any hostile).
+        wield_launcher (bool, False): with nothing to throw but ammunition whose
+            launcher is carried (a Ranger's bow, a Samurai's yumi, a Caveman's sling
+            and flint), wield the launcher (one turn; never one that may be cursed),
+            and wield the weapon in hand before again when done.
 
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
@@ -116,7 +121,14 @@ async def ranged_attack(
     walked = 0
     want = str(target or "").strip().lower()
 
+    swapped_from = []  # the weapon wielded before the launcher, when wield_launcher swapped
+
     async def finish(reason, success, **data):
+        nonlocal actions
+        if swapped_from and reason != "game_over":
+            res = await nh.wield(swapped_from[0])
+            actions += 1
+            data["rewielded"] = res.success
         s = await nh.get_stats()
         data["throws"] = throws
         if directions:
@@ -137,6 +149,26 @@ async def ranged_attack(
             return any(a.startswith("explodes") for a in (await nh.lookup_monster(name)).attacks)
         except Exception:
             return False
+
+    async def usable_launcher():
+        """A launcher carried (not wielded, surely not cursed) with ammunition for it, or None."""
+        inv = await nh.get_inventory()
+        ammo = set()
+        for item in inv:
+            if item.object_class == "weapon" and item.blessed_cursed_unknown != "cursed":
+                i = await info(item.name)
+                if i is not None and i.extra.get("ammo_or_missile") == "ammunition":
+                    ammo.add(i.skill)
+        for item in inv:
+            if item.object_class != "weapon" or item.equipped in ("weapon", "off hand"):
+                continue
+            sure = item.blessed_cursed_unknown in ("uncursed", "blessed") or re.search(r"[+-]\d", item.text or "")
+            if item.blessed_cursed_unknown == "cursed" or not sure:
+                continue
+            i = await info(item.name)
+            if i is not None and i.skill in LAUNCHERS and not i.extra.get("ammo_or_missile") and i.skill in ammo:
+                return item
+        return None
 
     async def missile():
         """The best thing to throw: (item, use fire?) or (None, False)."""
@@ -174,6 +206,17 @@ async def ranged_attack(
         return best, best is not None and best.equipped == "quiver"
 
     item, _ = await missile()
+    if item is None and wield_launcher:
+        launcher = await usable_launcher()
+        if launcher is not None:
+            before = (await nh.get_equipment()).get("weapon")
+            res = await nh.wield(launcher.slot)
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            if res.success:
+                swapped_from.append(before.slot if before is not None and before.slot else "-")
+                item, _ = await missile()
     if item is None:
         return await finish("nothing_to_throw", False)
 

@@ -15,10 +15,13 @@ Parameters:
         than this stops the skill instead of being fought (default 4)
     known_piles: [x, y] squares whose objects were already dealt with
     pick_up: take gold, wands, rings, amulets, potions, scrolls, gems and safe
-        food walked over (default True)
+        food walked over, and walk to gold seen on the level (gold is score)
+        (default True)
     stop_for_gear: stop with "items_here" on armour, weapons and tools so the
         strategist can judge them (default True)
-    eat: eat carried food when Hungry (default True)
+    eat: eat carried food when Hungry, and the fresh corpse of a monster just killed
+        when it is safe and the hero is not Satiated (food found is food not
+        carried; starting to eat when not Satiated never chokes) (default True)
     rest_below: with no hostile in view, rest (search) when HP is below this
         fraction until 90% (default 0.6; 0 turns resting off)
     descend: when the level is done, walk to the down stairs and go down, and
@@ -28,8 +31,8 @@ Parameters:
         going down (default 0.7)
     keep_going_hungry: when Hungry (or worse) with no food carried, go on instead of
         stopping at once — new levels and kills bring food; a kill while hungry
-        still hands back ("hungry", data.fresh_kill) so the corpse can be eaten
-        (default False)
+        still hands back ("hungry", data.fresh_kill) so the corpse can be eaten,
+        and so does growing Weak (a prayer fixes that) (default False)
     avoid_branches: with descend, never go down into these branches: stairs that
         turn out to lead there are climbed straight back (default ["Gnomish Mines"],
         whose gnome lords and dwarves kill most low-level heroes who are not gnomes
@@ -83,6 +86,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     """
     start = await nh.get_stats()
     turn0 = start.turn
+    hunger0 = start.hunger.severity
     depth0 = start.dungeon_level
     level_key = (start.branch, start.level_in_branch)
     actions = 0
@@ -96,6 +100,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             seen_piles.add((p[0], p[1], start.dungeon_level))
     last_pos = None
     taken = []
+    gold_tried = set()  # (x, y, depth) of gold piles already walked to (or found unreachable)
+    gold_target = None
+    trail = []  # the hero's squares at the last exploring steps, to notice walking to and fro
+    frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
 
     async def done(reason, success, **data):
         now = await nh.get_stats()
@@ -119,6 +127,33 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if best is None or hero.steps_to(m.position) < hero.steps_to(best.position):
                 best = m
         return best
+
+    async def eat_fresh_corpse(victim):
+        """Step onto the square where victim just died and eat its corpse, if it lies on
+        top and is safe; True when eating happened."""
+        nonlocal actions
+        if victim.is_invisible_marker or victim.name in NEVER_MELEE:
+            return False
+        try:
+            if not await nh.is_safe_to_eat(victim.name, 0):
+                return False
+        except Exception:
+            return False
+        me = await nh.get_position()
+        if any(m.position.is_adjacent(me) for m in await hostiles_in_view()):
+            return False  # not with another monster at hand: eating takes turns
+        if (await nh.get_position()) != victim.position:
+            res = await nh.move((await nh.get_position()).direction_to(victim.position))
+            actions += 1
+            if res.game_over or (await nh.get_position()) != victim.position:
+                return False
+        food = [i for i in await nh.get_items_here() if i.object_class == "food"]
+        # The floor's first food is what "eat it?" offers first: only that very corpse.
+        if not food or food[0].corpse_of != victim.name:
+            return False
+        res = await nh.eat()
+        actions += 1
+        return bool(res.success)
 
     async def rest_to(fraction):
         """Search in short bursts until HP reaches fraction of max or something shows up."""
@@ -149,6 +184,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             depth0 = stats.dungeon_level
             levels += 1
             seen_piles.clear()
+            gold_target = None
+            trail.clear()
+            frontiers_hopeless = False
             kicks = stuck = 0
             last_pos = None
         if stats.hp < stats.max_hp * hp_threshold:
@@ -168,6 +206,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if result.game_over:
                 return await done("game_over", False)
             killed = any("You kill" in m or "You destroy" in m for m in result.messages)
+            if killed and eat and stats.hunger != HungerState.SATIATED and await eat_fresh_corpse(target):
+                continue
             if killed and stats.hunger.severity >= HungerState.HUNGRY.severity:
                 # A fresh corpse for a hungry hero: hand back so it can be eaten (eat_when_hungry).
                 return await done("hungry", False, hunger=stats.hunger.value, fresh_kill=target.name,
@@ -186,7 +226,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if not res.success:
                     return await done("hungry", False, hunger=stats.hunger.value, error=res.error)
                 continue
-            if not keep_going_hungry:
+            if not keep_going_hungry or (stats.hunger.severity >= HungerState.WEAK.severity
+                                         and stats.hunger.severity > hunger0):
                 return await done("hungry", False, hunger=stats.hunger.value, food_carried=bool(food))
         elif rest_below and stats.hp < stats.max_hp * rest_below and not any(
                 m.name not in NEVER_MELEE for m in hostile):
@@ -222,7 +263,32 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if gear and stop_for_gear:
                     return await done("items_here", True, at=hero, items=gear)
         last_pos = hero
-        target = await nh.find_unexplored()
+        if pick_up and not hostile:
+            # Gold in view is score for a few steps: fetch it before exploring on.
+            if gold_target is None:
+                gold = await nh.find_nearest(lambda t: t.char == "$" and
+                                             (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
+                if gold is not None:
+                    gold_tried.add((gold.x, gold.y, stats.dungeon_level))  # one try per pile
+                    if gold != hero and len(await nh.find_path(gold)) <= 40:
+                        gold_target = gold
+            if gold_target is not None and gold_target != hero:
+                res = await nh.move_to(gold_target)
+                actions += 1
+                if res.game_over:
+                    return await done("game_over", False)
+                if not res.success:
+                    gold_target = None
+                continue
+            gold_target = None
+        target = None if frontiers_hopeless else await nh.find_unexplored()
+        if target is not None:
+            # Forty steps over a handful of squares (a shopkeeper or a monster that keeps
+            # changing the path, a frontier that cannot be reached): stop exploring here.
+            trail = (trail + [hero])[-40:]
+            if len(trail) == 40 and len(set(trail)) <= 6:
+                frontiers_hopeless = True
+                target = None
         if target is None:
             level = await nh.get_current_level()
             avoided = bool(level.stairs_down_branch and level.stairs_down_branch in avoid_branches)

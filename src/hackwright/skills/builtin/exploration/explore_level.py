@@ -262,7 +262,8 @@ async def explore_level(
     down stairs are known), "found_stairs" (with stop_at_stairs), "search_exhausted"
     (nothing hidden found in the search budget), "blocked" (what is left lies behind
     a floating eye, a peaceful monster or a door that stays shut), "hostile_adjacent",
-    "low_hp", "level_changed", "budget", "game_over".
+    "low_hp", "hungry" (grown Weak from hunger while searching: eat or pray first),
+    "level_changed", "budget", "game_over".
     """
     start = await nh.get_stats()
     turn0 = start.turn
@@ -326,6 +327,8 @@ async def explore_level(
             return await finish("level_changed", False, depth=stats.dungeon_level)
         if stats.hp < stats.max_hp * hp_threshold:
             return await finish("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
+        if stats.hunger.severity >= HungerState.WEAK.severity and stats.hunger.severity > start.hunger.severity:
+            return await finish("hungry", False, hunger=stats.hunger.value)
         hero = stats.position
         monsters = await nh.get_visible_monsters()
         if stop_on_hostile or fight:

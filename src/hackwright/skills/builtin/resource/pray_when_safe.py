@@ -23,7 +23,7 @@ def _trouble(stats, effects):
     return "none", []
 
 
-async def pray_when_safe(nh, allow_minor: bool = False) -> SkillResult:
+async def pray_when_safe(nh, allow_minor: bool = False, max_timeout: int = 200) -> SkillResult:
     """Pray, but only when in trouble and the prayer timeout allows it.
 
     Major trouble: HP below 1/7 of max or at most 5, Weak or Fainting from hunger,
@@ -35,6 +35,10 @@ async def pray_when_safe(nh, allow_minor: bool = False) -> SkillResult:
 
     Parameters:
         allow_minor (bool, False): also pray for minor trouble.
+        max_timeout (int, 200): for major trouble, pray when the estimated timeout is at
+            most this. Above 200 it is a gamble (the estimate assumes a long reset after
+            each prayer; too soon costs Luck and angers the god): worth it only when the
+            hero dies otherwise, e.g. Fainting with no food.
 
     Stopped reasons: "prayed" (success; data.trouble, data.fixed), "no_trouble",
     "too_soon" (data.timeout), "prayer_failed", "game_over".
@@ -53,7 +57,7 @@ async def pray_when_safe(nh, allow_minor: bool = False) -> SkillResult:
     timeout = await nh.get_prayer_timeout()
     if level == "none" or (level == "minor" and not allow_minor):
         return await finish("no_trouble", False, timeout=timeout, minor_trouble=reasons)
-    limit = 200 if level == "major" else 100
+    limit = max(200, int(max_timeout)) if level == "major" else 100
     if timeout > limit:
         return await finish("too_soon", False, trouble=reasons, timeout=timeout, needed=f"<= {limit}")
     res = await nh.pray()

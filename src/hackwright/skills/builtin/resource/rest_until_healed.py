@@ -27,8 +27,11 @@ async def rest_until_healed(
         batch (int, 10): turns per search command.
         monster_radius (int, 7): how near a hostile may come.
 
-    Stopped reasons: "healed" (success), "monster" (data.monsters), "hungry",
-    "budget", "failed", "game_over".
+    Losing HP while resting (something unseen is hitting the hero, or poison) stops it
+    at once.
+
+    Stopped reasons: "healed" (success), "monster" (data.monsters), "hurt"
+    (data.hp_lost), "hungry", "budget", "failed", "game_over".
     """
     start = await nh.get_stats()
     turn0 = start.turn
@@ -36,6 +39,7 @@ async def rest_until_healed(
     speeds = {}
     before = {}  # hostile name -> walking distance at the last look
     batch = max(1, min(int(batch), 200))
+    last_hp = start.hp
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -58,6 +62,9 @@ async def rest_until_healed(
             return await finish("healed", True)
         if stats.hunger.severity >= HungerState.WEAK.severity:
             return await finish("hungry", False, hunger=stats.hunger.value)
+        if stats.hp < last_hp:
+            return await finish("hurt", False, hp_lost=last_hp - stats.hp)
+        last_hp = stats.hp
         hero = stats.position
         threats = []
         watch = False
