@@ -73,9 +73,10 @@ class Autopilot:
         self.state = AutopilotState()
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
-    # The prayer clock assumes a 1000-turn reset after each prayer; the real one is
-    # rnz(350), at most 200 + this (the estimate's bound) about 75% of the time.
-    DESPERATE_TIMEOUT = 500
+    # The prayer clock assumes a 1000-turn reset after each prayer (91% of rnz(350) draws).
+    # rnz(350) is at most 500 about 66% of the time: 300 turns after a prayer, a
+    # dying hero's prayer is more likely answered than not.
+    DESPERATE_TIMEOUT = 700
     DEADLY_EFFECTS = ("Food poisoned", "Ill", "Stoned", "Slimed", "Strangled")
     EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done")
 
@@ -172,7 +173,13 @@ class Autopilot:
         if deadly and ok("pray_when_safe"):
             return _decision("pray_when_safe", {"max_timeout": 5000}, f"{deadly[0]}: pray, or die")
 
-        # 1. emergency: HP critical
+        # 1. emergency: Weak from hunger in a fight, or with nothing to eat. A prayer fixes
+        # the worst trouble first, and hunger outranks HP: pray now, while HP is fine, or a
+        # later prayer for HP may only fill the stomach (seed 7 died so). Monsters cannot
+        # touch a hero whose prayer is being answered.
+        if hunger.severity >= HungerState.WEAK.severity and timeout <= 200 and ok("pray_when_safe") and (
+                adjacent or not any(i.object_class == "food" for i in state["inventory"])):
+            return _decision("pray_when_safe", {}, f"{hunger.value} with a fight at hand or no food: pray")
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
         if major and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
