@@ -115,3 +115,32 @@ async def stand_there(nh):
     finally:
         runner.close()
         api.close()
+
+
+async def test_eating_a_newt_corpse_left_180_turns_is_deadly_and_stops_the_skill_at_once():
+    """Food poisoning kills within turns: the loop stops every skill on the "deadly" event."""
+    from hackwright.skills.triggers import TriggerConfig
+
+    room = ["-----", "|...|", "|...|", "|...|", "-----"]
+    des = room_des(room, "OBJECT:('%',\"corpse\"),(3,2),montype:\"newt\"", hero=(2, 2))
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=3,
+                                         extra={"pet": False}))
+    runner = SkillRunner(api, mode="inprocess")
+    code = '''
+async def eat_old_newt(nh):
+    for _ in range(3):  # 180 turns: always tainted (and not yet rotted away, at 250)
+        await nh.search(60)
+    await nh.move("e")
+    await nh.eat()
+    for _ in range(100):
+        await nh.search()
+    return SkillResult("survived", {}, 106, 0, True)
+'''
+    try:
+        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
+        assert out.result.stopped_reason == "interrupted:deadly", out.result
+        assert out.result.data["conditions"] == ["Food poisoned"]
+        assert "Food poisoned" in await api.get_status_effects() and not api.game_over
+    finally:
+        runner.close()
+        api.close()

@@ -157,7 +157,7 @@ def decision_tool(allowed: Iterable[str] = DEFAULT_ACTIONS) -> dict:
         "triggers": {
             "type": "array",
             "items": {"type": "string"},
-            "description": "create: events that stop the skill (monster, low_hp, very_low_hp, hunger, level_change, "
+            "description": "create: events that stop the skill (monster, low_hp, very_low_hp, deadly, hunger, level_change, "
             "teleport, items, engulfed, message)",
         },
         "key": {"type": "string", "description": "direct: the one key to press, e.g. \"h\""},

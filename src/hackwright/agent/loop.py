@@ -181,7 +181,7 @@ class Agent:
         # Skills stop at the turn cap, so an episode ends there rather than when a long skill returns.
         # A skill never runs the hero into the ground: at prayer-level HP it hands back
         # to the strategist, which alone knows whether a prayer is safe.
-        self._triggers = TriggerConfig(turn_cap=config.max_turns or None, always_stop=("very_low_hp",))
+        self._triggers = TriggerConfig(turn_cap=config.max_turns or None, always_stop=("very_low_hp", "deadly"))
 
     # ------------------------------------------------------------ set-up
     def _open(self) -> None:

@@ -43,7 +43,8 @@ D) Ask the NetHack knowledge base a question: {"action": "lookup", "query": "is 
 Prefer A; write B when no skill fits. A created skill that succeeds is saved for later use.
 Triggers (events that stop a skill at the next action): monster, low_hp, hunger, level_change,
 teleport, items, engulfed, message. Every skill also stops at very_low_hp (HP ≤ 5 or ≤ 1/7 of
-max, where a prayer heals), so that you can decide whether to pray.
+max, where a prayer heals) and at deadly (food poisoning, illness, stoning, sliming,
+strangling), so that you can decide whether to pray.
 """
 
 

@@ -516,12 +516,19 @@ class NetHackAPI:
         Move in a direction.
         direction: 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
         Moving into a hostile monster attacks it; into a pet swaps places;
-        into a peaceful monster is declined (error) — go around it.
+        into a peaceful monster is declined (error) — go around it. So is
+        moving into a monster that must not be touched (NEVER_TOUCH: a floating
+        eye, a gas spore, a mold …): use attack() if that is really meant.
         """
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
         start = self._hero()
+        there = start.offset(normalize_direction(direction) or "n")
+        for m in await self.get_visible_monsters():
+            if m.position == there and m.name in self.NEVER_TOUCH and not m.is_tame:
+                return self._fail(f"declined to walk into the {m.name}: touching it is deadly or crippling; "
+                                  "go around it, shoot it (throw/fire), or attack() it if you really mean to")
 
         def moved(ex: Exchange, before: tuple, after: tuple) -> bool:
             return self._hero() != start or (after[0] != before[0] and not any(_FAILURES.search(m) for m in ex.messages))

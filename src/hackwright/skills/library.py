@@ -104,7 +104,7 @@ CATEGORY_DESCRIPTIONS: dict[str, str] = {
 }
 
 TRIGGER_EVENTS: tuple[str, ...] = (
-    "monster", "low_hp", "very_low_hp", "hunger", "level_change", "teleport", "items", "engulfed", "message",
+    "monster", "low_hp", "very_low_hp", "deadly", "hunger", "level_change", "teleport", "items", "engulfed", "message",
 )
 # Words models (and the spec's examples) use for the same events.
 TRIGGER_ALIASES: dict[str, str] = {

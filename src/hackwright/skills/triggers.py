@@ -9,6 +9,8 @@ monster        a hostile monster came into view (one not in view before)
 low_hp         HP fell below the threshold (default half of max)
 very_low_hp    HP fell to where a prayer heals it (≤ 5, or ≤ 1/7 of max); the
                agent loop stops every skill on it, so the strategist can pray
+deadly         a condition that kills within turns began (food poisoning,
+               illness, stoning, sliming, strangling); stops every skill too
 hunger         the hunger state got worse (Hungry, Weak, Fainting …)
 level_change   the hero is on another level
 teleport       the hero jumped across the level without taking stairs
@@ -39,7 +41,10 @@ from ..api import glyphs as G
 from ..api import observe
 from ..api.models import GameEvent, Position
 
-EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "hunger", "level_change", "teleport", "items", "engulfed", "message")
+EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "deadly", "hunger", "level_change", "teleport", "items", "engulfed", "message")
+_DEADLY_NAMES = ((nh.BL_MASK_FOODPOIS, "Food poisoned"), (nh.BL_MASK_TERMILL, "Ill"), (nh.BL_MASK_STONE, "Stoned"),
+                 (nh.BL_MASK_SLIME, "Slimed"), (nh.BL_MASK_STRNGL, "Strangled"))
+_DEADLY_MASK = sum(bit for bit, _ in _DEADLY_NAMES)
 _ENGULF = re.compile(r"engulfs you|swallows you|You are engulfed|totally engulfed", re.I)
 
 
@@ -74,6 +79,7 @@ class _Seen:
     hostiles: Counter = field(default_factory=Counter)
     hp_low: bool = False
     hp_critical: bool = False
+    deadly: int = 0  # the deadly-condition bits of the status mask
     hunger: int = 0
     level: tuple = ()
     position: Optional[Position] = None
@@ -110,6 +116,7 @@ class EventMonitor:
             hostiles=hostiles,
             hp_low=hpmax > 0 and hp < hpmax * self.config.hp_threshold,
             hp_critical=hpmax > 0 and (hp <= 5 or hp * 7 <= hpmax),  # NetHack's "major trouble" for prayer
+            deadly=int(bl[nh.NLE_BL_CONDITION]) & _DEADLY_MASK,
             hunger=int(bl[nh.NLE_BL_HUNGER]),
             level=(int(bl[nh.NLE_BL_DNUM]), int(bl[nh.NLE_BL_DLEVEL])),
             position=hero,
@@ -137,6 +144,10 @@ class EventMonitor:
             bl = api.game.obs["blstats"]
             events.append(GameEvent("very_low_hp", turn, "HP is very low: a prayer would heal it if the timeout allows",
                                     {"hp": int(bl[nh.NLE_BL_HP]), "max_hp": int(bl[nh.NLE_BL_HPMAX])}))
+        if now.deadly & ~before.deadly:
+            names = [n for bit, n in _DEADLY_NAMES if now.deadly & ~before.deadly & bit]
+            events.append(GameEvent("deadly", turn, f"{', '.join(names)}: this kills within turns unless cured "
+                                    "(prayer, a unicorn horn, a potion)", {"conditions": names}))
         # hunger numbers: 0 Satiated, 1 Not Hungry, 2 Hungry, 3 Weak, 4 Fainting …
         if now.hunger > before.hunger and now.hunger >= 2:
             state = observe.HUNGER_STATES[min(now.hunger, len(observe.HUNGER_STATES) - 1)].value

@@ -201,12 +201,16 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             return await done("dangerous_monster", False, monster=m.name, at=m.position)
         if adjacent:
             target = min(adjacent, key=lambda m: m.threat_level)
+            # Objects already lying under it (an old corpse of its kind, perhaps): its
+            # own corpse could not be told apart from them, so it is not eaten then.
+            clean_floor = not await nh.get_items_at(target.position)
             result = await nh.attack(hero.direction_to(target.position))
             actions += 1
             if result.game_over:
                 return await done("game_over", False)
             killed = any("You kill" in m or "You destroy" in m for m in result.messages)
-            if killed and eat and stats.hunger != HungerState.SATIATED and await eat_fresh_corpse(target):
+            if killed and eat and clean_floor and stats.hunger != HungerState.SATIATED and \
+                    await eat_fresh_corpse(target):
                 continue
             if killed and stats.hunger.severity >= HungerState.HUNGRY.severity:
                 # A fresh corpse for a hungry hero: hand back so it can be eaten (eat_when_hungry).
