@@ -40,6 +40,8 @@ class AutopilotState:
     mines_ok: set = field(default_factory=set)  # levels where no way down but the Mines' was found
     asked_food: tuple = ()
     recent_stall: bool = False  # the last decisions came within a few turns of each other
+    fallback_turn: int = -1  # game turn of the last "search 40" fallback
+    fallbacks_short: int = 0  # consecutive fallbacks that ended within a few turns
     capped_turns: int = 0  # turns spent waiting at the depth cap since it was last raised
     depth_bonus: int = 0  # levels the cap was raised for heroes who stopped gaining levels there
     cap_xl: int = 0  # experience level when capped_turns started counting
@@ -146,6 +148,9 @@ class Autopilot:
 
         # A stall: decisions come and go but the game clock does not move (a skill
         # refusing at once, e.g. a monster diagonal to a doorway). Let time pass.
+        if s.fallback_turn >= 0:
+            s.fallbacks_short = s.fallbacks_short + 1 if stats.turn - s.fallback_turn < 10 else 0
+            s.fallback_turn = -1
         s.recent_turns = (s.recent_turns + [stats.turn])[-4:]
         s.recent_stall = len(s.recent_turns) >= 3 and s.recent_turns[-1] - s.recent_turns[-3] < 20
         if len(s.recent_turns) == 4 and len(set(s.recent_turns)) == 1:
@@ -193,7 +198,11 @@ class Autopilot:
         # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
         # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
         respecting = [m for m in adjacent if m.char != "@" and m.name not in ELBERETH_IGNORED]
-        if hp_frac < 0.4 and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+        # "Low" is what the monsters next to me can take in a turn, not a fixed share:
+        # a soldier ant can take 30 HP, a jackal 2.
+        threat = sum([await self._hit_potential(api, m.name) for m in adjacent])
+        in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= threat and hp_frac < 0.8)
+        if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
         if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
@@ -206,7 +215,7 @@ class Autopilot:
                 return _decision("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
             if stats.dungeon_level > 1 and level.stairs_up and ok("retreat_upstairs"):
                 return _decision("retreat_upstairs", {}, f"the {strong[0].name} is too strong: leave upstairs")
-        if adjacent and hp_frac >= 0.45 and not strong and ok("explore_and_fight"):
+        if adjacent and hp_frac >= 0.45 and stats.hp > threat and not strong and ok("explore_and_fight"):
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
@@ -296,10 +305,38 @@ class Autopilot:
         # Every skill has failed here lately: let time pass (monsters move, HP comes back)
         # rather than ask again at once.
         # (A count search stops by itself when a monster turns up or attacks.)
+        if s.fallbacks_short >= 2 and "rest_until_healed" in have:
+            # The counted search keeps being cut short (a monster in view that never comes):
+            # wait with a skill that ignores such monsters.
+            s.fallbacks_short = 0
+            return _decision("rest_until_healed", {"hp_fraction": 1.01, "max_turns": 60, "batch": 5},
+                             "nothing works and searching keeps being interrupted: wait 60 turns")
+        s.fallback_turn = stats.turn
         return AgentDecision(type="direct_action", action="40s", reasoning="nothing works right now: "
                              "search for up to 40 turns and look again")
 
     LINGER_TURNS = 300
+
+    async def _hit_potential(self, api, name: str) -> float:
+        """Damage a monster can do in one of the hero's turns at worst (dice maxima, armed
+        monsters counted with a weapon of d8, scaled by its speed); 0 when unknown."""
+        cache = self.__dict__.setdefault("_hits", {})
+        if name not in cache:
+            try:
+                info = await api.lookup_monster(name)
+            except Exception:
+                cache[name] = 0.0
+                return 0.0
+            total = 0
+            for a in info.attacks:
+                kind, _, rest = a.partition(" ")
+                if kind == "passive":
+                    continue
+                n, _, m = rest.split(" ")[0].partition("d")
+                dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
+                total += max(dice, 8) if kind == "weapon" else dice
+            cache[name] = total * max(info.speed, 1) / 12
+        return cache[name]
 
     def max_depth(self, stats, starving: bool = False) -> int:
         """How deep the hero may go at its experience level: the strongest bots stay on
@@ -328,6 +365,10 @@ class Autopilot:
         piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
+        if stats.xp_level < 8:
+            # Few hit points to spare: go into the next fight (and the next level) nearly whole.
+            params["rest_below"] = 0.75
+            params["descend_min_hp"] = 0.8
         if stats.max_hp and stats.max_hp < 18:
             # Few hit points: one more bite can kill, so hand back earlier (7 HP at least).
             params["hp_threshold"] = round(min(0.7, max(0.4, 7 / stats.max_hp)), 2)
@@ -346,13 +387,21 @@ class Autopilot:
         self.state.explored_levels.add((int(bl[23]), int(bl[24])))
 
 
-MISSILES = ("dagger", "knife", "spear", "javelin", "dart", "shuriken", "arrow", " ya", "bolt", "rock", "flint")
+THROWN = ("dagger", "knife", "spear", "javelin", "dart", "shuriken")
+AMMO_FOR = {"bow": ("arrow",), "yumi": ("ya",), "crossbow": ("crossbow bolt",)}
 
 
 def _has_missiles(inventory) -> bool:
-    """Something ranged_attack could throw or fire (a rough look; the skill checks properly)."""
-    return any(i.object_class in ("weapon", "gem", "rock") and not (i.equipped or "").startswith("weapon")
-               and any(w in " " + (i.name or "").lower() for w in MISSILES) for i in inventory)
+    """Something ranged_attack could throw, or ammunition with its launcher (a rough look;
+    the skill checks properly)."""
+    names = [(i.name or "").lower() for i in inventory if i.object_class == "weapon"
+             and not (i.equipped or "").startswith("weapon")]
+    wielded = " ".join((i.name or "").lower() for i in inventory if (i.equipped or "").startswith("weapon"))
+    if any(w in n for n in names for w in THROWN):
+        return True
+    carried = " ".join(names) + " " + wielded
+    return any(launcher in carried and any(a in n for n in names for a in ammo)
+               for launcher, ammo in AMMO_FOR.items())
 
 
 def _items_on(api, hero: Position) -> bool:

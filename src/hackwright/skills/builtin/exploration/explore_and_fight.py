@@ -43,7 +43,8 @@ Parameters:
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
-"low_hp", "hungry" (no food carried; with keep_going_hungry only after a kill), "dangerous_monster" (a much stronger
+"low_hp" (below hp_threshold, or the monsters next to the hero could take all its HP in one
+turn at worst: data.danger), "hungry" (no food carried; with keep_going_hungry only after a kill), "dangerous_monster" (a much stronger
 monster is next to the hero; passive-dangerous ones such as floating eyes and
 molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 "level_changed" (without descend), "budget", "game_over".
@@ -128,6 +129,27 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 best = m
         return best
 
+    hits = {}
+
+    async def hit_potential(name):
+        """The most damage this species can do in one of the hero's turns (dice maxima,
+        an armed attacker counted with a d8 weapon, scaled by its speed)."""
+        if name not in hits:
+            total = 0
+            try:
+                info = await nh.lookup_monster(name)
+                for a in info.attacks:
+                    kind, _, rest = a.partition(" ")
+                    n, _, m = rest.split(" ")[0].partition("d")
+                    dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
+                    if kind != "passive":
+                        total += max(dice, 8) if kind == "weapon" else dice
+                total = total * max(info.speed, 1) / 12
+            except Exception:
+                total = 0
+            hits[name] = total
+        return hits[name]
+
     async def eat_fresh_corpse(victim):
         """Step onto the square where victim just died and eat its corpse, if it lies on
         top and is safe; True when eating happened."""
@@ -200,6 +222,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             m = risky[0]
             return await done("dangerous_monster", False, monster=m.name, at=m.position)
         if adjacent:
+            # What they can do to me in one turn at worst: when that is all my HP, the
+            # strategist should choose (Elbereth, prayer, the stairs), not one more swing.
+            threat = sum([await hit_potential(m.name) for m in adjacent])
+            if stats.hp <= threat and stats.hp < 0.8 * stats.max_hp:
+                return await done("low_hp", False, hp=stats.hp, max_hp=stats.max_hp, danger=round(threat, 1),
+                                  monsters=[m.name for m in adjacent])
             target = min(adjacent, key=lambda m: m.threat_level)
             # Objects already lying under it (an old corpse of its kind, perhaps): its
             # own corpse could not be told apart from them, so it is not eaten then.
