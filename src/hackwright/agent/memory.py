@@ -186,7 +186,10 @@ class AgentMemory:
         for p in [p for p in notes.items if not items[p.y, p.x] and glyphs[p.y, p.x] != G.UNEXPLORED_GLYPH
                   and not G.IS_MONSTER_LIKE[glyphs[p.y, p.x]]]:
             del notes.items[p]  # the square is in view or remembered without the object
-        for m in api._cached("monsters", lambda: []) or []:
+        # The API's own per-observation list (computing it here: a placeholder put in its
+        # cache once hid every monster from the next skill's first step, floating eyes too).
+        hero = Position(int(obs["blstats"][0]), int(obs["blstats"][1]))
+        for m in api._cached("monsters", lambda: observe.visible_monsters(obs, hero)):
             if not m.is_tame:
                 notes.monsters[m.name] = (turn, m.position)
 
