@@ -322,7 +322,7 @@ class Keyboard:
 
     _DEATH = re.compile(r"(killed by [^.,;]+|died of [^.,;]+|choked on [^.,;]+|starved to death|drowned in [^.,;]+|"
                         r"turned to stone|petrified by [^.,;]+|burned by [^.,;]+|dissolved in [^.,;]+|"
-                        r"crushed to death by [^.,;]+|was poisoned by [^.,;]+)")
+                        r"crushed to death by [^.,;]+|poisoned by [^.,;]+)")
 
     def _read_death_reason(self) -> None:
         """The tombstone and the "Goodbye … you were killed by …" lines."""

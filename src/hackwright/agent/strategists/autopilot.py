@@ -319,15 +319,22 @@ class Autopilot:
 
     async def _hit_potential(self, api, name: str) -> float:
         """Damage a monster can do in one of the hero's turns at worst (dice maxima, armed
-        monsters counted with a weapon of d8, scaled by its speed); 0 when unknown."""
+        monsters counted with a weapon of d8, scaled by its speed); 0 when unknown. A
+        poisonous attack counts 15 more for a hero without poison resistance: a poisoned
+        sting or bite kills outright one time in 30 (killer bees, soldier ants)."""
         cache = self.__dict__.setdefault("_hits", {})
-        if name not in cache:
+        try:
+            resistant = "poison" in api._eater().resistances
+        except Exception:
+            resistant = False
+        key = (name, resistant)
+        if key not in cache:
             try:
                 info = await api.lookup_monster(name)
             except Exception:
-                cache[name] = 0.0
+                cache[key] = 0.0
                 return 0.0
-            total = 0
+            total = 0.0
             for a in info.attacks:
                 kind, _, rest = a.partition(" ")
                 if kind == "passive":
@@ -335,8 +342,11 @@ class Autopilot:
                 n, _, m = rest.split(" ")[0].partition("d")
                 dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
                 total += max(dice, 8) if kind == "weapon" else dice
-            cache[name] = total * max(info.speed, 1) / 12
-        return cache[name]
+            total = total * max(info.speed, 1) / 12
+            if not resistant and any("poison" in a and not a.startswith("passive") for a in info.attacks):
+                total += 15
+            cache[key] = total
+        return cache[key]
 
     def max_depth(self, stats, starving: bool = False) -> int:
         """How deep the hero may go at its experience level: the strongest bots stay on

@@ -63,10 +63,12 @@ SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "ap
              "K-ration", "C-ration")
 
 # The worst a hit on each passes back (NetHack's passive attacks, as facts): what is
-# worth risking when such a monster blocks the only way on. Floating eyes (paralysis),
-# cockatrices (stoning) and gas spores (an explosion) never are.
+# worth risking when such a monster blocks the only way on (a gas spore: its explosion).
+# Floating eyes (paralysis) and cockatrices (stoning) never are.
 PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly": 6, "green mold": 24,
-                 "blue jelly": 24, "brown mold": 24}
+                 "blue jelly": 24, "brown mold": 24, "gas spore": 24}
+# A gas spore's explosion (4d6) is all it does, once: any HP above 24 survives it for sure.
+NO_AFTERMATH = ("gas spore",)
 
 
 def _safe_food(item):
@@ -123,7 +125,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         best = None
         for m in await nh.get_visible_monsters():
             worst = PASSIVE_WORST.get(m.name)
-            if worst is None or m.is_peaceful or m.is_tame or stats.hp <= worst + 6 or stats.hp < 0.6 * stats.max_hp:
+            margin = 0 if m.name in NO_AFTERMATH else 6
+            if worst is None or m.is_peaceful or m.is_tame or stats.hp <= worst + margin or \
+                    stats.hp < 0.6 * stats.max_hp:
                 continue
             if best is None or hero.steps_to(m.position) < hero.steps_to(best.position):
                 best = m

@@ -17,8 +17,9 @@ async def rest_until_healed(
     when a monster appears) and re-checks after each batch. A hostile monster that
     is adjacent, or that comes closer while within `monster_radius` squares with a
     known way to the hero, stops it; while one is in sight it rests two turns at a
-    time to watch it. Floating eyes, monsters that never move and monsters that keep
-    their distance (or have no known way round a wall) do not stop it. Hunger at Weak or worse stops it too.
+    time to watch it. Floating eyes, monsters that never move, monsters that keep
+    their distance (or have no known way round a wall) and monsters with no attack but
+    a passive one (molds, acid blobs, gas spores — even next to the hero) do not stop it. Hunger at Weak or worse stops it too.
     Resting also finds hidden doors next to the hero.
 
     Parameters:
@@ -37,6 +38,7 @@ async def rest_until_healed(
     turn0 = start.turn
     actions = 0
     speeds = {}
+    harmless = {}
     before = {}  # hostile name -> walking distance at the last look
     batch = max(1, min(int(batch), 200))
     last_hp = start.hp
@@ -56,6 +58,16 @@ async def rest_until_healed(
                 speeds[name] = True
         return speeds[name]
 
+    async def can_hit(name):
+        """Whether it attacks at all (molds, acid blobs and gas spores only hurt whoever touches them)."""
+        if name not in harmless:
+            try:
+                harmless[name] = all(a.startswith(("passive", "explodes"))
+                                     for a in (await nh.lookup_monster(name)).attacks)
+            except Exception:
+                harmless[name] = False
+        return not harmless[name]
+
     while True:
         stats = await nh.get_stats()
         if stats.hp >= stats.max_hp * hp_fraction:
@@ -74,7 +86,8 @@ async def rest_until_healed(
                 continue
             d = m.position.steps_to(hero)
             if d <= 1:
-                threats.append(m)
+                if await can_hit(m.name):
+                    threats.append(m)
             elif d <= monster_radius and await can_move(m.name):
                 path = await nh.find_path(m.position)
                 if path and len(path) <= 2 * monster_radius:  # one behind a wall can wait
