@@ -30,3 +30,17 @@ async def test_the_handcrafted_and_random_baselines_play_alone(tmp_path):
     assert hand.strategist == "handcrafted" and rnd.strategist == "random"
     assert hand.fallback_steps == 0 and rnd.fallback_steps == 0
     assert rnd.decisions == 120 and rnd.skills_used == {}  # one raw key per decision, no skills
+
+
+async def test_a_soldier_ant_is_far_more_dangerous_to_stand_next_to_than_a_jackal(make_api):
+    """The autopilot's "in danger" is HP against what the adjacent monsters can do in a turn,
+    read from the monster tables (attacks, speed, poison)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    pilot = Autopilot()
+    jackal = await pilot._hit_potential(api, "jackal")
+    ant = await pilot._hit_potential(api, "soldier ant")
+    assert jackal == 2  # one 1d2 bite a turn
+    assert ant >= 30  # 2d4 + 3d4 at speed 18, and a poisonous sting: a Valkyrie resists cold, not poison
+    assert await pilot._hit_potential(api, "no such monster") == 0

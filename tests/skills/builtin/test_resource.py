@@ -84,6 +84,13 @@ async def test_rest_until_healed_stops_for_a_newt_next_to_the_hero(play):
     assert r.stopped_reason == "monster" and r.data["monsters"][0]["name"] == "newt"
 
 
+async def test_rest_until_healed_waits_on_beside_a_gas_spore_which_cannot_attack(play):
+    api = play("gas_spore_adjacent")
+    r = (await run_skill(api, "rest_until_healed", hp_fraction=1.01, max_turns=30)).result
+    assert r.stopped_reason == "budget" and r.turns_elapsed >= 30, r
+    assert any(m.name == "gas spore" for m in await api.get_adjacent_monsters())
+
+
 async def test_a_hungry_hero_walks_two_steps_to_a_newt_it_just_killed_and_eats_it(play):
     api = play("newt_corpse_nearby")
     corpse = spot(api, 5, 2)
