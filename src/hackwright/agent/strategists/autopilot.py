@@ -133,6 +133,7 @@ class Autopilot:
         """``ctx``: the loop's DecisionContext (api, state, available skill names)."""
         api, state, have = ctx.api, ctx.state, ctx.skill_names
         s = self.state
+        self._role = getattr(api, "hero_role", None) or ""
         stats = state["stats"]
         hero: Position = stats.position
         level = state["level"]
@@ -375,6 +376,12 @@ class Autopilot:
         piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
+        # Every Wizard starts knowing force bolt and every Healer healing, as spell a.
+        role = (getattr(self, "_role", "") or "").lower()
+        if role == "wizard":
+            params["attack_spell"] = "a"
+        elif role == "healer":
+            params["heal_spell"] = "a"
         if stats.xp_level < 8:
             # Few hit points to spare: go into the next fight (and the next level) nearly whole.
             params["rest_below"] = 0.75

@@ -40,6 +40,10 @@ Parameters:
     linger_turns: when the level is done and the hero is not to go down (no
         descend, or max_depth reached), wait (search) up to this many turns for
         monsters to come, fighting them, before returning (default 0)
+    attack_spell: letter of a known attack spell (a Wizard's force bolt is "a") to cast
+        at an adjacent monster instead of hitting it while Pw lasts (default "": melee)
+    heal_spell: letter of a known healing spell (a Healer's healing is "a") to cast on
+        the hero when HP is below rest_below while Pw lasts (default "")
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -66,8 +70,9 @@ SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "ap
 # worth risking when such a monster blocks the only way on (a gas spore: its explosion).
 # Floating eyes (paralysis) and cockatrices (stoning) never are.
 PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly": 6, "green mold": 24,
-                 "blue jelly": 24, "brown mold": 24, "gas spore": 24}
-# A gas spore's explosion (4d6) is all it does, once: any HP above 24 survives it for sure.
+                 "blue jelly": 24, "brown mold": 24, "gas spore": 21}
+# A gas spore's explosion (4d6) is all it does, once: above 21 HP it kills 1.2% of the time
+# (above 24 never), which beats waiting forever behind it.
 NO_AFTERMATH = ("gas spore",)
 
 
@@ -82,7 +87,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             known_piles: list = (), pick_up: bool = True, stop_for_gear: bool = True,
                             eat: bool = True, rest_below: float = 0.6, descend: bool = False,
                             max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False,
-                            avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0):
+                            avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
+                            attack_spell: str = "", heal_spell: str = ""):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -236,7 +242,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # Objects already lying under it (an old corpse of its kind, perhaps): its
             # own corpse could not be told apart from them, so it is not eaten then.
             clean_floor = not await nh.get_items_at(target.position)
-            result = await nh.attack(hero.direction_to(target.position))
+            result = None
+            if attack_spell and stats.pw >= 5:
+                result = await nh.cast_spell(attack_spell, hero.direction_to(target.position))
+                if not result.success and not result.game_over:
+                    attack_spell = ""  # no such spell (or it failed to cast): melee from now on
+                    result = None
+            if result is None:
+                result = await nh.attack(hero.direction_to(target.position))
             actions += 1
             if result.game_over:
                 return await done("game_over", False)
@@ -265,6 +278,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if not keep_going_hungry or (stats.hunger.severity >= HungerState.WEAK.severity
                                          and stats.hunger.severity > hunger0):
                 return await done("hungry", False, hunger=stats.hunger.value, food_carried=bool(food))
+        elif heal_spell and stats.pw >= 5 and stats.hp < stats.max_hp * max(rest_below, 0.5):
+            res = await nh.cast_spell(heal_spell, "self")
+            actions += 1
+            if res.game_over:
+                return await done("game_over", False)
+            if not res.success:
+                heal_spell = ""
+            continue
         elif rest_below and stats.hp < stats.max_hp * rest_below and not any(
                 m.name not in NEVER_MELEE for m in hostile):
             await rest_to(0.9)
