@@ -347,3 +347,16 @@ async def test_after_going_down_the_arrival_stairs_are_on_the_map(make_api):
     assert (await api.go_down()).success
     level = await api.get_current_level()
     assert level.stairs_up == await api.get_position()
+
+
+async def test_a_wizards_force_bolt_flies_the_way_it_is_aimed(make_api):
+    """Picking the spell closes NetHack's pick-one menu; no Enter may follow, or it would
+    answer "In what direction?" and waste the spell ("The magical energy is released!")."""
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:(':',\"newt\"),(3,1),hostile",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="wizard", race="elf", gender="male", alignment="chaotic")
+    newt = next(m for m in await api.get_visible_monsters() if m.name == "newt")
+    res = await api.cast_spell("a", (await api.get_position()).direction_to(newt.position))
+    text = " ".join(res.messages)
+    assert res.success and "magical energy is released" not in text
+    assert "the newt" in text  # hits, misses or kills it

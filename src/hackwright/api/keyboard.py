@@ -306,8 +306,10 @@ class Keyboard:
             p = nxt
         if picker is None:
             self.press(ESC)
-        else:
+        elif self.prompt().kind is PromptKind.MENU:
             self.press(ENTER)
+        else:
+            return  # a pick-one menu closes on its letter: an Enter now would answer the next question
         ex.steps += 1
 
     def _escape_hard(self, ex: Exchange) -> None:

@@ -1,5 +1,7 @@
 """explore_and_fight: one call explores a level and deals with weak monsters on the way."""
 
+import re
+
 from .conftest import message_log, run_skill, spot
 
 
@@ -39,3 +41,13 @@ async def test_an_acid_blob_blocking_the_only_corridor_is_fought_and_the_way_dow
     log = await message_log(api)
     assert "You kill the acid blob" in log, (out.result, log)
     assert out.result.data["levels_descended"] == 1, out.result  # and down the stairs beyond it
+
+
+async def test_a_wizard_kills_the_newt_next_to_her_with_force_bolt_not_her_quarterstaff(play):
+    api = play("newt_adjacent", hero="wizard")
+    pw = (await api.get_stats()).pw
+    out = await run_skill(api, "explore_and_fight", attack_spell="a")
+    assert out.result.stopped_reason == "level_done", out.result
+    log = await message_log(api)
+    assert "You kill the newt" in log and re.search(r"The spell (hits|misses) the newt", log)
+    assert (await api.get_stats()).pw < pw  # 5 Pw a bolt
