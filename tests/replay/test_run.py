@@ -72,5 +72,8 @@ def test_frames_come_from_frames_bin_or_the_ttyrec(episode):
     tty = rec.load_frames("ttyrec")
     assert frames.source == "frames" and frames.glyphs is not None and frames.steps.max() == STEPS
     assert tty.source == "ttyrec" and tty.glyphs is None and len(tty) > 10
-    # Both end on the same screen: the bottom lines agree (turn counter included).
-    assert frames[len(frames) - 1].tty_lines()[-2:] == tty[len(tty) - 1].tty_lines()[-2:]
+    # Both end on the same screen, the bottom lines agreeing (turn counter included), but
+    # for one thing: NLE writes a step's output to the ttyrec when the next step starts,
+    # so an episode cut off by a cap (not ended by the game) lacks its very last screen there.
+    tty_end = tty[len(tty) - 1].tty_lines()[-2:]
+    assert tty_end in (frames[len(frames) - 1].tty_lines()[-2:], frames[len(frames) - 2].tty_lines()[-2:])
