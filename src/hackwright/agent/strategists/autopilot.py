@@ -98,7 +98,10 @@ class Autopilot:
         # A "success" that took no game time and at most one action changed nothing
         # (e.g. "the stairs are known" again and again): count it as a failure, so the
         # same decision is not made forever.
-        idle = result is not None and result.turns_elapsed == 0 and result.actions_taken <= 1
+        # So is a skill that spent many actions without the clock moving (a loop of moves
+        # that go nowhere).
+        idle = result is not None and result.turns_elapsed == 0 and (
+            result.actions_taken <= 1 or result.actions_taken >= 50)
         if (result is not None and result.success or handed_back) and not idle:
             s.failures.pop(skill, None)
         else:

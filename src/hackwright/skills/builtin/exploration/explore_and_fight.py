@@ -339,6 +339,17 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 continue
             gold_target = None
         target = None if frontiers_hopeless else await nh.find_unexplored()
+        if target is not None and target == hero:
+            # The nearest frontier is where the hero stands and stays one (a blind hero sees
+            # nothing around it): walking there takes no time, so the loop would spin.
+            stuck += 1
+            if stuck > 6:
+                frontiers_hopeless = True
+            res = await nh.search()
+            actions += 1
+            if res.game_over:
+                return await done("game_over", False)
+            continue
         if target is not None:
             # Forty steps over a handful of squares (a shopkeeper or a monster that keeps
             # changing the path, a frontier that cannot be reached): stop exploring here.
@@ -397,7 +408,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         actions += 1
         if result.game_over:
             return await done("game_over", False)
-        if result.success:
+        if result.success and (result.turn_elapsed or (await nh.get_position()) != hero):
             stuck = 0
             continue
         error = (result.error or "").lower()
