@@ -73,6 +73,8 @@ class Autopilot:
 
     def __init__(self) -> None:
         self.state = AutopilotState()
+        self._hits: dict[tuple[str, bool], float] = {}  # (species, poison resistant) -> _hit_potential
+        self._role = ""  # the hero's role, read from the API at each decision
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
     # The prayer clock assumes a 1000-turn reset after each prayer (91% of rnz(350) draws).
@@ -326,7 +328,7 @@ class Autopilot:
         monsters counted with a weapon of d8, scaled by its speed); 0 when unknown. A
         poisonous attack counts 15 more for a hero without poison resistance: a poisoned
         sting or bite kills outright one time in 30 (killer bees, soldier ants)."""
-        cache = self.__dict__.setdefault("_hits", {})
+        cache = self._hits
         try:
             resistant = "poison" in api._eater().resistances
         except Exception:
@@ -380,7 +382,7 @@ class Autopilot:
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
         # Every Wizard starts knowing force bolt and every Healer healing, as spell a.
-        role = (getattr(self, "_role", "") or "").lower()
+        role = self._role.lower()
         if role == "wizard":
             params["attack_spell"] = "a"
         elif role == "healer":
