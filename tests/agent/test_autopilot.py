@@ -44,3 +44,22 @@ async def test_a_soldier_ant_is_far_more_dangerous_to_stand_next_to_than_a_jacka
     assert jackal == 2  # one 1d2 bite a turn
     assert ant >= 30  # 2d4 + 3d4 at speed 18, and a poisonous sting: a Valkyrie resists cold, not poison
     assert await pilot._hit_potential(api, "no such monster") == 0
+
+
+async def test_a_cockatrice_biting_the_hero_gets_elbereth_not_a_rest(make_api):
+    """Never meleed bare-handed, a cockatrice was "not adjacent" to the autopilot, which rested
+    beside it until its hissing turned a Monk to stone (seed 38)."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('c',\"cockatrice\"),(3,1),hostile",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="monk", race="human", gender="male", alignment="neutral")
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    assert any(m.name == "cockatrice" for m in state["monsters"])
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.skill_name == "engrave_elbereth", d

@@ -213,6 +213,17 @@ class Autopilot:
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
         if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
             return _decision("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
+        # A cockatrice biting me: its touch and hissing turn me to stone. It is never in
+        # `adjacent` (never meleed bare-handed), so deal with it here: Elbereth scares it;
+        # failing that, a hero with a weapon in hand kills it (melee_fight checks that).
+        petrifiers = [m for m in hostile if m.position.is_adjacent(hero) and m.name in ("cockatrice", "chickatrice")]
+        if petrifiers:
+            if ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+                return _decision("engrave_elbereth", {}, f"a {petrifiers[0].name} is biting me: Elbereth")
+            armed = any((i.equipped or "").startswith("weapon") for i in state["inventory"])
+            if armed and (getattr(api, "hero_role", "") or "") != "Monk" and ok("melee_fight"):
+                return _decision("melee_fight", {"target": petrifiers[0].name},
+                                 f"the {petrifiers[0].name} ignores Elbereth: kill it with the weapon in hand")
         # 2. fight what is next to me: weak monsters inside the long exploring skill
         # (one decision for the whole level), strong ones with care.
         strong = [m for m in adjacent if m.threat_level > stats.xp_level + self.DANGER_MARGIN]
