@@ -111,6 +111,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     taken = []
     gold_tried = set()  # (x, y, depth) of gold piles already walked to (or found unreachable)
     gold_target = None
+    gold_look = 0
     trail = []  # the hero's squares at the last exploring steps, to notice walking to and fro
     frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
 
@@ -320,9 +321,11 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if gear and stop_for_gear:
                     return await done("items_here", True, at=hero, items=gear)
         last_pos = hero
+        gold_look = (gold_look + 1) % 8
         if pick_up and not hostile:
-            # Gold in view is score for a few steps: fetch it before exploring on.
-            if gold_target is None:
+            # Gold in view is score for a few steps: fetch it before exploring on. (Looked
+            # for every 8th step: the search reads the whole level, and gold does not run.)
+            if gold_target is None and gold_look == 1:
                 gold = await nh.find_nearest(lambda t: t.char == "$" and
                                              (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
                 if gold is not None:

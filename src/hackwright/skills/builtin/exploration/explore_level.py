@@ -409,12 +409,15 @@ async def explore_level(
                 # A secret door is found with some luck per search, so a spot searched its
                 # share without result is worth more later: when every spot has had its
                 # share, the shares grow (x2, x4, x8) rather than the search ending.
+                near = _distances(level, hero, avoid)  # the same for every share: compute once
+                risky = None
                 for share in (searches_per_spot, 2 * searches_per_spot, 4 * searches_per_spot,
                               8 * searches_per_spot):
-                    spot, spot_limit = _search_spot(level, _distances(level, hero, avoid), share, bad_spots)
+                    spot, spot_limit = _search_spot(level, near, share, bad_spots)
                     if spot is None:  # perhaps only across a trap
-                        spot, spot_limit = _search_spot(level, _distances(level, hero, avoid, True), share,
-                                                        bad_spots)
+                        if risky is None:
+                            risky = _distances(level, hero, avoid, True)
+                        spot, spot_limit = _search_spot(level, risky, share, bad_spots)
                     if spot is not None:
                         break
                 if spot is None and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
