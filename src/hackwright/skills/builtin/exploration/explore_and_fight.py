@@ -205,7 +205,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             spent += max(1, (await nh.get_stats()).turn - s.turn)
         return False
 
+    rounds = 0
     while actions < budget:
+        # A round that acts not at all would spin for ever: a bound on rounds as well.
+        rounds += 1
+        if rounds > 3 * budget:
+            return await done("stuck", False, error="no progress: too many rounds without an action")
         stats = await nh.get_stats()
         if stats.hp <= 0:
             return await done("game_over", False)
@@ -379,15 +384,17 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                                   explored_percentage=round(level.explored_percentage, 1))
             target = level.stairs_down
             if hero == target:
-                if stats.hp < stats.max_hp * descend_min_hp:
-                    # Arriving hurt is how heroes die: heal on the stairs first.
+                if stats.hp < stats.max_hp * descend_min_hp and stats.hunger.severity < HungerState.HUNGRY.severity:
+                    # Arriving hurt is how heroes die: heal on the stairs first. (Not when
+                    # hungry: resting then costs food, and new levels bring some.)
                     if await hostiles_in_view():
                         await nh.search()  # let it come; it is fought once adjacent
                         actions += 1
-                    elif not await rest_to(descend_min_hp + 0.1):
-                        s = await nh.get_stats()
-                        if s.hp < s.max_hp * descend_min_hp:
-                            return await done("low_hp", False, hp=s.hp, max_hp=s.max_hp, on_stairs=True)
+                        continue
+                    await rest_to(descend_min_hp + 0.1)
+                    s = await nh.get_stats()
+                    if s.hp < s.max_hp * descend_min_hp and s.hunger.severity < HungerState.HUNGRY.severity:
+                        return await done("low_hp", False, hp=s.hp, max_hp=s.max_hp, on_stairs=True)
                     continue
                 res = await nh.go_down()
                 actions += 1
