@@ -63,3 +63,36 @@ async def test_a_cockatrice_biting_the_hero_gets_elbereth_not_a_rest(make_api):
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
     d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
     assert d.skill_name == "engrave_elbereth", d
+
+
+async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
+    """Lycanthropy never shows on the status line; heroes who kept it turned into jackals,
+    dropped their armour and died under their load (seeds 15, 17, 24)."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('d',\"werejackal\"),(2,1),hostile", hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    for _ in range(30):
+        if "Lycanthropy" in await api.get_status_effects():
+            break
+        await api.search()
+    assert "Lycanthropy" in await api.get_status_effects()
+    for _ in range(40):  # kill it: the bite is done, the fever stays
+        were = [m for m in await api.get_visible_monsters() if "were" in m.name]
+        if not were:
+            break
+        hero = await api.get_position()
+        await api.attack(hero.direction_to(were[0].position))
+    while (await api.get_stats()).turn <= 110 and not api.game_over:  # until prayer is safe (timeout <= 200)
+        await api.search(20)
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.skill_name == "pray_when_safe", d
+    await api.pray()
+    assert "Lycanthropy" not in await api.get_status_effects()

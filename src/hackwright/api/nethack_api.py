@@ -97,6 +97,8 @@ class NetHackAPI:
         self._kb = Keyboard(game)
         self._maps = maps.MapMemory()
         self._prayer = knowledge.PrayerClock()
+        self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
+        self._fever_seen = 0  # messages_seen already scanned for it
         self._cache: dict[str, Any] = {}
         self._cache_step = -1
         self._mem_step = -1
@@ -128,6 +130,8 @@ class NetHackAPI:
         self._game.reset()
         self._maps = maps.MapMemory()
         self._prayer = knowledge.PrayerClock()
+        self._lycanthropy = False
+        self._fever_seen = 0
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -414,8 +418,25 @@ class NetHackAPI:
     async def get_status_effects(self) -> list[str]:
         """Get active status effects (Blind, Confused, Stunned, Hallucinating,
         Food poisoned, Ill, Stoned, Slimed, Strangled, Levitating, …, plus a
-        hunger state other than Not Hungry and any burden)."""
-        return observe.status_effects(self._obs()["blstats"])
+        hunger state other than Not Hungry and any burden), and "Lycanthropy"
+        from a were-creature's bite ("You feel feverish") until cured: a prayer
+        with timeout <= 200 cures it, as it is major trouble."""
+        out = observe.status_effects(self._obs()["blstats"])
+        if self._has_lycanthropy():
+            out.append("Lycanthropy")
+        return out
+
+    def _has_lycanthropy(self) -> bool:
+        # The status line never shows it: only the messages tell.
+        kb = self._kb
+        fresh = min(kb.messages_seen - self._fever_seen, len(kb.history))
+        self._fever_seen = kb.messages_seen
+        for text in kb.history[len(kb.history) - fresh:] if fresh > 0 else ():
+            if "You feel feverish" in text:
+                self._lycanthropy = True
+            elif "You feel purified" in text:
+                self._lycanthropy = False
+        return self._lycanthropy
 
     async def get_comprehensive_state(self) -> dict[str, Any]:
         """Stats, position, monsters, inventory, level and messages in one call."""

@@ -183,6 +183,11 @@ class Autopilot:
         deadly = [e for e in effects if e in self.DEADLY_EFFECTS]
         if deadly and ok("pray_when_safe"):
             return _decision("pray_when_safe", {"max_timeout": 5000}, f"{deadly[0]}: pray, or die")
+        # A were-creature's bite: the hero will turn into one, drop its armour and collapse
+        # under its load in the next fight (seeds 15, 17 and 24 died so). It is major
+        # trouble, so a prayer cures it whenever the timeout allows one.
+        if "Lycanthropy" in effects and timeout <= 200 and ok("pray_when_safe"):
+            return _decision("pray_when_safe", {}, "lycanthropy from a were-creature's bite: pray it away")
 
         # 1. emergency: Weak from hunger in a fight, or with nothing to eat. A prayer fixes
         # the worst trouble first, and hunger outranks HP: pray now, while HP is fine, or a

@@ -1,7 +1,7 @@
 CATEGORY = "resource"
 TRIGGERS = ()
 
-MAJOR_EFFECTS = ("Stoned", "Slimed", "Strangled", "Food poisoned", "Ill")
+MAJOR_EFFECTS = ("Stoned", "Slimed", "Strangled", "Food poisoned", "Ill", "Lycanthropy")
 MINOR_EFFECTS = ("Blind", "Stunned", "Confused", "Hallucinating")
 
 
@@ -27,7 +27,7 @@ async def pray_when_safe(nh, allow_minor: bool = False, max_timeout: int = 200) 
     """Pray, but only when in trouble and the prayer timeout allows it.
 
     Major trouble: HP below 1/7 of max or at most 5, Weak or Fainting from hunger,
-    turning to stone, slimed, strangled, food poisoned or ill — prayed for when
+    turning to stone, slimed, strangled, food poisoned, ill or lycanthropic — prayed for when
     nh.get_prayer_timeout() is at most 200. Minor trouble (Hungry, Blind, Stunned,
     Confused, Hallucinating) only with `allow_minor` and a timeout of at most 100.
     Without trouble it never prays: that wastes the prayer and can anger the god.
