@@ -96,3 +96,27 @@ async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
     assert d.skill_name == "pray_when_safe", d
     await api.pray()
     assert "Lycanthropy" not in await api.get_status_effects()
+
+
+async def test_a_hero_with_nothing_to_throw_steps_away_from_a_floating_eye_blocking_a_corridor(make_api):
+    """Three heroes starved or hit the turn cap waiting beside a floating eye boxed in a
+    corridor: it cannot move off while the hero stands there."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    des = room_des(["----------------", "|......|       |", "|...............|", "|......|       |", "----------------"],
+                   "MONSTER:('e',\"floating eye\"),(9,2),hostile,asleep", hero=(8, 2))
+    api = make_api(des, seed=0, role="priest", race="human", gender="male", alignment="neutral")
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    assert any(m.name == "floating eye" for m in state["monsters"])
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
+    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.skill_name == "go_to", d
+    eye = next(m.position for m in state["monsters"] if m.name == "floating eye")
+    assert abs(d.params["x"] - eye.x) >= 6

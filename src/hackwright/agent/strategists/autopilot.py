@@ -45,6 +45,7 @@ class AutopilotState:
     capped_turns: int = 0  # turns spent waiting at the depth cap since it was last raised
     depth_bonus: int = 0  # levels the cap was raised for heroes who stopped gaining levels there
     cap_xl: int = 0  # experience level when capped_turns started counting
+    make_room_until: int = -1  # waiting away from an untouchable blocker until this turn
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -212,7 +213,7 @@ class Autopilot:
         # "Low" is what the monsters next to me can take in a turn, not a fixed share:
         # a soldier ant can take 30 HP, a jackal 2.
         threat = sum([await self._hit_potential(api, m.name) for m in adjacent])
-        in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= threat and hp_frac < 0.8)
+        in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= self.DANGER_FACTOR * threat and hp_frac < 0.8)
         if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
@@ -237,7 +238,7 @@ class Autopilot:
                 return _decision("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
             if stats.dungeon_level > 1 and level.stairs_up and ok("retreat_upstairs"):
                 return _decision("retreat_upstairs", {}, f"the {strong[0].name} is too strong: leave upstairs")
-        if adjacent and hp_frac >= 0.45 and stats.hp > threat and not strong and ok("explore_and_fight"):
+        if adjacent and hp_frac >= 0.45 and stats.hp > self.DANGER_FACTOR * threat and not strong and ok("explore_and_fight"):
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
@@ -292,6 +293,20 @@ class Autopilot:
             return _decision("ranged_attack",
                              {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
                              f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+        # Nothing to shoot it with: walk well away and wait, so it can drift off. A floating
+        # eye moves once in twelve turns, and never while boxed in between the hero and a
+        # wall or a pet: three heroes waited beside one for 6,000+ turns and starved.
+        if s.make_room_until > stats.turn and not near:
+            return _decision("rest_until_healed", {"hp_fraction": 1.01, "max_turns": 40, "batch": 5},
+                             "waiting away from the untouchable monster in the way, so it can move off")
+        if (blocked or s.recent_stall) and untouchable and ok("go_to"):
+            eye = min(untouchable, key=lambda m: m.position.steps_to(hero))
+            spot = _room_to_wait(level, hero, eye.position, {m.position for m in monsters})
+            if eye.position.steps_to(hero) <= 3 and spot is not None:
+                s.make_room_until = stats.turn + 120
+                return _decision("go_to", {"x": spot.x, "y": spot.y, "max_steps": 60},
+                                 f"the {eye.name} blocks the way and I cannot shoot it: step well away "
+                                 "and give it room to move")
         # A weak peaceful (a lichen, a newt) standing in the only way on for good: anger
         # it and fight (alignment -1) rather than wait thousands of turns.
         if blocked and level_key in s.explored_levels and ok("melee_fight"):
@@ -338,10 +353,14 @@ class Autopilot:
                              "search for up to 40 turns and look again")
 
     LINGER_TURNS = 300
+    # Elbereth goes down while HP is above one worst turn by this margin: engraving takes a
+    # turn of its own, and a second unlucky turn killed heroes who waited until HP <= threat.
+    # (explore_and_fight hands back at the same point.)
+    DANGER_FACTOR = 1.5
 
     async def _hit_potential(self, api, name: str) -> float:
         """Damage a monster can do in one of the hero's turns at worst (dice maxima, armed
-        monsters counted with a weapon of d8, scaled by its speed); 0 when unknown. A
+        monsters counted with a weapon of d8, times the moves its speed can give it in one turn); 0 when unknown. A
         poisonous attack counts 15 more for a hero without poison resistance: a poisoned
         sting or bite kills outright one time in 30 (killer bees, soldier ants)."""
         cache = self._hits
@@ -364,7 +383,9 @@ class Autopilot:
                 n, _, m = rest.split(" ")[0].partition("d")
                 dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
                 total += max(dice, 8) if kind == "weapon" else dice
-            total = total * max(info.speed, 1) / 12
+            # Moves it may get in one of the hero's turns (a pony at speed 16 sometimes
+            # gets two: the average, 1.33, let one kill a Knight with 13 HP left).
+            total = total * max(1, -(-info.speed // 12))
             if not resistant and any("poison" in a and not a.startswith("passive") for a in info.attacks):
                 total += 15
             cache[key] = total
@@ -440,6 +461,35 @@ def _has_missiles(inventory) -> bool:
     carried = " ".join(names) + " " + wielded
     return any(launcher in carried and any(a in n for n in names for a in ammo)
                for launcher, ammo in AMMO_FOR.items())
+
+
+def _room_to_wait(level, hero: Position, blocker: Position, occupied: set) -> Optional[Position]:
+    """A known floor square within 25 steps of the hero, reachable without passing the
+    blocker, and as far from it as possible (at least 6 squares); None when there is none."""
+    dist = {hero: 0}
+    order = [hero]
+    i = 0
+    while i < len(order):
+        p = order[i]
+        i += 1
+        if dist[p] >= 25:
+            continue
+        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
+            q = p.offset(d)
+            if q in dist or not q.on_map() or q in occupied or q.steps_to(blocker) <= 1:
+                continue
+            t = level.tile_at(q)
+            if not t.is_walkable or t.has_trap:
+                continue
+            if len(d) == 2 and (level.tile_at(p).feature in _DOORS or t.feature in _DOORS):
+                continue
+            dist[q] = dist[p] + 1
+            order.append(q)
+    best = max(order, key=lambda p: (p.steps_to(blocker), -dist[p]))
+    return best if best.steps_to(blocker) >= 6 else None
+
+
+_DOORS = ("doorway", "open door", "closed door", "broken door")
 
 
 def _items_on(api, hero: Position) -> bool:

@@ -155,7 +155,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
                     if kind != "passive":
                         total += max(dice, 8) if kind == "weapon" else dice
-                total = total * max(info.speed, 1) / 12
+                # Moves it may get in one of the hero's turns (a pony at speed 16 sometimes
+                # gets two: the average, 1.33, let one kill a Knight with 13 HP left).
+                total = total * max(1, -(-info.speed // 12))
             except Exception:
                 total = 0
             hits[name] = total
@@ -241,7 +243,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # What they can do to me in one turn at worst: when that is all my HP, the
             # strategist should choose (Elbereth, prayer, the stairs), not one more swing.
             threat = sum([await hit_potential(m.name) for m in adjacent])
-            if stats.hp <= threat and stats.hp < 0.8 * stats.max_hp:
+            # 1.5 turns' worth: the strategist's answer (Elbereth) itself takes a turn.
+            if stats.hp <= 1.5 * threat and stats.hp < 0.8 * stats.max_hp:
                 return await done("low_hp", False, hp=stats.hp, max_hp=stats.max_hp, danger=round(threat, 1),
                                   monsters=[m.name for m in adjacent])
             target = min(adjacent, key=lambda m: m.threat_level)
