@@ -24,6 +24,7 @@ CHARACTERS = {
     "samurai": dict(role="samurai", race="human", gender="male", alignment="lawful"),
     "wizard": dict(role="wizard", race="elf", gender="male", alignment="chaotic"),
     "caveman": dict(role="caveman", race="human", gender="male", alignment="neutral"),
+    "ranger": dict(role="ranger", race="human", gender="female", alignment="neutral"),
 }
 
 

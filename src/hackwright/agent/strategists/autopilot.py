@@ -75,6 +75,7 @@ class Autopilot:
     def __init__(self) -> None:
         self.state = AutopilotState()
         self._hits: dict[tuple[str, bool], float] = {}  # (species, poison resistant) -> _hit_potential
+        self._speeds: dict[str, int] = {}  # species -> base speed
         self._role = ""  # the hero's role, read from the API at each decision
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
@@ -217,7 +218,11 @@ class Autopilot:
         if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
-        if hp_frac < 0.35 and adjacent and stats.dungeon_level > 1 and ok("retreat_upstairs") and level.stairs_up:
+        # Running for the stairs only pays when they are close or the monsters slow: a fox
+        # or a dog bites the back of a fleeing hero all the way there (seeds 14, 19).
+        stairs_close = bool(level.stairs_up) and stats.dungeon_level > 1 and (
+            level.stairs_up.steps_to(hero) <= 3 or all([await self._speed(api, m.name) < 12 for m in adjacent]))
+        if hp_frac < 0.35 and adjacent and stairs_close and ok("retreat_upstairs"):
             return _decision("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
         # A cockatrice biting me: its touch and hissing turn me to stone. It is never in
         # `adjacent` (never meleed bare-handed), so deal with it here: Elbereth scares it;
@@ -236,7 +241,7 @@ class Autopilot:
         if strong:
             if ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
                 return _decision("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
-            if stats.dungeon_level > 1 and level.stairs_up and ok("retreat_upstairs"):
+            if stairs_close and ok("retreat_upstairs"):
                 return _decision("retreat_upstairs", {}, f"the {strong[0].name} is too strong: leave upstairs")
         if adjacent and hp_frac >= 0.45 and stats.hp > self.DANGER_FACTOR * threat and not strong and ok("explore_and_fight"):
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
@@ -273,7 +278,7 @@ class Autopilot:
         if weapons != s.weapons_seen:
             first = not s.weapons_seen
             s.weapons_seen = weapons
-            if not first and ok("wield_better_weapon"):
+            if not first and ok("wield_better_weapon") and self._role.lower() != "ranger":  # keeps the bow
                 return _decision("wield_better_weapon", {}, "new weapons: wield one if it is clearly better")
         armor = "|".join(i.text for i in state["inventory"] if i.object_class == "armor")
         if armor != s.armor_seen:
@@ -358,6 +363,15 @@ class Autopilot:
     # (explore_and_fight hands back at the same point.)
     DANGER_FACTOR = 1.5
 
+    async def _speed(self, api, name: str) -> int:
+        """The monster's base speed (12 = the hero's usual); 12 when unknown."""
+        if name not in self._speeds:
+            try:
+                self._speeds[name] = int((await api.lookup_monster(name)).speed)
+            except Exception:
+                self._speeds[name] = 12
+        return self._speeds[name]
+
     async def _hit_potential(self, api, name: str) -> float:
         """Damage a monster can do in one of the hero's turns at worst (dice maxima, armed
         monsters counted with a weapon of d8, times the moves its speed can give it in one turn); 0 when unknown. A
@@ -424,6 +438,8 @@ class Autopilot:
             params["attack_spell"] = "a"
         elif role == "healer":
             params["heal_spell"] = "a"
+        elif role == "ranger":
+            params["archery"] = True  # bow and arrows: their dagger is a poor melee weapon
         if stats.xp_level < 8:
             # Few hit points to spare: go into the next fight (and the next level) nearly whole.
             params["rest_below"] = 0.75

@@ -87,8 +87,9 @@ async def ranged_attack(
     wielded (arrows with a bow, bolts with a crossbow); daggers, knives, spears,
     javelins, darts and shuriken are thrown by hand; the wielded weapon and
     known-cursed items never. What is in the quiver is fired first. This is the
-    safe way to kill a floating eye, and a gas spore (never from next to it: it
-    explodes, so the hero first steps straight back from an adjacent one). The missiles land on the floor along the
+    safe way to kill a floating eye, and a gas spore or a cockatrice (never from next to
+    them: a spore explodes and a cockatrice's touch stones, so the hero first steps
+    straight back from an adjacent one). The missiles land on the floor along the
     line: walk there and pick them up (pickup_useful) afterwards.
 
     Parameters:
@@ -107,7 +108,7 @@ async def ranged_attack(
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
     "out_of_ammo", "target_lost" (it left the line or view), "target_adjacent"
-    (with stop_when_adjacent, or a gas spore next to the hero and no room to back off),
+    (with stop_when_adjacent, or a gas spore or cockatrice next to the hero and no room to back off),
     "failed" (the throw did not happen), "budget", "game_over".
     """
     start = await nh.get_stats()
@@ -145,8 +146,10 @@ async def ranged_attack(
         return infos[name]
 
     async def explodes(name):
+        """It explodes when killed, or its touch turns to stone: not to be fought from next to it."""
         try:
-            return any(a.startswith("explodes") for a in (await nh.lookup_monster(name)).attacks)
+            return any(a.startswith("explodes") or (a.startswith("touch") and "petrification" in a)
+                       for a in (await nh.lookup_monster(name)).attacks)
         except Exception:
             return False
 
@@ -268,7 +271,8 @@ async def ranged_attack(
         if stop_when_adjacent and current.position.is_adjacent(hero):
             return await finish("target_adjacent", False, target=current.name)
         if current.position.is_adjacent(hero) and await explodes(current.name):
-            # Killing it next to us would blow us up: step straight back, keeping the line.
+            # Killing it next to us would blow us up (a gas spore), or its touch and hissing
+            # stone us while we throw (a cockatrice): step straight back, keeping the line.
             back = hero.offset(current.position.direction_to(hero))
             t = level.tile_at(back) if back.on_map() else None
             if t is None or not t.is_walkable or t.has_trap or back in occupied or stepped_back >= 2:

@@ -44,6 +44,11 @@ Parameters:
         at an adjacent monster instead of hitting it while Pw lasts (default "": melee)
     heal_spell: letter of a known healing spell (a Healer's healing is "a") to cast on
         the hero when HP is below rest_below while Pw lasts (default "")
+    archery: wield the carried launcher (a bow, a yumi, a crossbow) and shoot its
+        ammunition at hostiles in a clear straight line up to 6 squares away, and at
+        the one next to the hero, instead of meleeing (a Ranger's +2 arrows fly two
+        or three at a time); melee again when the ammunition runs out. Ammunition
+        lying where the hero walks is left for the strategist's pickup (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -53,6 +58,8 @@ monster is next to the hero; passive-dangerous ones such as floating eyes and
 molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 "level_changed" (without descend), "budget", "game_over".
 """
+
+import re
 
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
@@ -76,6 +83,42 @@ PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly
 NO_AFTERMATH = ("gas spore",)
 
 
+AMMO_FOR = (("crossbow", r"crossbow bolts?"), ("bow", r"arrows?"), ("yumi", r"\bya\b"))
+LINE_DOORS = ("doorway", "open door", "closed door")
+
+
+def _ammo_for(launcher_name):
+    """The regex naming the ammunition a launcher shoots, or None."""
+    name = (launcher_name or "").lower()
+    for word, ammo in AMMO_FOR:
+        if word in name:
+            return ammo
+    return None
+
+
+def _shot(level, occupied, hero, pos, max_range=6):
+    """The direction of a clear straight shot from hero to pos (no wall, door taken
+    diagonally or other monster between), or ""."""
+    dx, dy = pos.x - hero.x, pos.y - hero.y
+    dist = max(abs(dx), abs(dy))
+    if dist == 0 or dist > max_range or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
+        return ""
+    d = hero.direction_to(pos)
+    diagonal = len(d) == 2
+    p = hero
+    if diagonal and level.tile_at(hero).feature in LINE_DOORS:
+        return ""
+    while True:
+        p = p.offset(d)
+        t = level.tile_at(p)
+        if diagonal and t.feature in LINE_DOORS:
+            return ""
+        if p == pos:
+            return d
+        if p in occupied or not t.is_walkable:
+            return ""
+
+
 def _safe_food(item):
     text = (item.text or item.name).lower()
     if "for sale" in text or "unpaid" in text or "cursed" in text.replace("uncursed", ""):
@@ -88,7 +131,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             eat: bool = True, rest_below: float = 0.6, descend: bool = False,
                             max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False,
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
-                            attack_spell: str = "", heal_spell: str = ""):
+                            attack_spell: str = "", heal_spell: str = "", archery: bool = False):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -190,6 +233,35 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         actions += 1
         return bool(res.success)
 
+    async def ammo_slot():
+        """The slot of ammunition the wielded launcher shoots, readying the launcher first
+        if another weapon is in hand; None when there is none (melee then)."""
+        nonlocal actions, archery
+        inv = await nh.get_inventory()
+        wielded = next((i for i in inv if (i.equipped or "").startswith("weapon")), None)
+        ammo = _ammo_for(wielded.name if wielded else "")
+        if ammo is None:
+            for launcher in inv:
+                kind = _ammo_for(launcher.name) if launcher.object_class == "weapon" else None
+                if kind and "cursed" not in (launcher.text or "").replace("uncursed", "") and any(
+                        re.search(kind, (i.name or "").lower()) for i in inv if i.object_class == "weapon"):
+                    res = await nh.wield(launcher.slot)
+                    actions += 1
+                    if not res.success or res.game_over:
+                        archery = False
+                        return None
+                    ammo = kind
+                    break
+        if ammo is None:
+            archery = False
+            return None
+        for i in inv:
+            if i.object_class == "weapon" and re.search(ammo, (i.name or "").lower()) and \
+                    "cursed" not in (i.text or "").replace("uncursed", ""):
+                return i.slot
+        archery = False  # out of ammunition: melee (wield_better_weapon picks the weapon)
+        return None
+
     async def rest_to(fraction):
         """Search in short bursts until HP reaches fraction of max or something shows up."""
         nonlocal actions
@@ -208,6 +280,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         return False
 
     rounds = 0
+    volleys = 0
     while actions < budget:
         # A round that acts not at all would spin for ever: a bound on rounds as well.
         rounds += 1
@@ -257,6 +330,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if not result.success and not result.game_over:
                     attack_spell = ""  # no such spell (or it failed to cast): melee from now on
                     result = None
+            if result is None and archery:
+                slot = await ammo_slot()
+                if slot is not None:
+                    result = await nh.throw(slot, hero.direction_to(target.position))  # fired from the launcher
+                    if not result.success and not result.game_over:
+                        result = None
             if result is None:
                 result = await nh.attack(hero.direction_to(target.position))
             actions += 1
@@ -274,6 +353,23 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 await nh.search()  # e.g. diagonal out of a doorway: let it come to us
                 actions += 1
             continue
+        if archery and hostile and volleys < 15:
+            level = await nh.get_current_level()
+            occupied = {m.position for m in monsters}
+            shots = [(m, _shot(level, occupied - {m.position}, hero, m.position)) for m in
+                     sorted(hostile, key=lambda m: m.position.steps_to(hero)) if not m.is_invisible_marker]
+            shots = [(m, d) for m, d in shots if d]
+            slot = await ammo_slot() if shots else None
+            if slot is not None:
+                res = await nh.throw(slot, shots[0][1])
+                actions += 1
+                volleys += 1  # shots at range since the last kill: a target out of reach wastes them
+                if res.game_over:
+                    return await done("game_over", False)
+                if any("You kill" in m or "You destroy" in m for m in res.messages):
+                    volleys = 0
+                if res.success:
+                    continue
         if stats.hunger.severity >= HungerState.HUNGRY.severity:
             food = [i for i in await nh.get_inventory() if i.object_class == "food" and _safe_food(i)]
             if eat and food:

@@ -381,7 +381,9 @@ async def explore_level(
                 return await finish("fully_explored", True)
             # A boulder in a corridor hides more often than a secret door: push it first.
             push = None
-            if push_boulders and stats.branch != "Sokoban" and pushes < max_pushes:
+            # (Looked for when choosing where to go next, not at every search of a spot:
+            # two walks over the whole level per search made long searches crawl.)
+            if push_boulders and stats.branch != "Sokoban" and pushes < max_pushes and spot is None:
                 push = (_boulder_push(level, _distances(level, hero, avoid), tried_pushes)
                         or _boulder_push(level, _distances(level, hero, avoid, True), tried_pushes))
             if push is not None:
