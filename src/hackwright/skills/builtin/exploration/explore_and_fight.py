@@ -236,7 +236,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     async def ammo_slot():
         """The slot of ammunition the wielded launcher shoots, readying the launcher first
         if another weapon is in hand; None when there is none (melee then)."""
-        nonlocal actions, archery
+        nonlocal actions, archery, ammo_kind
         inv = await nh.get_inventory()
         wielded = next((i for i in inv if (i.equipped or "").startswith("weapon")), None)
         ammo = _ammo_for(wielded.name if wielded else "")
@@ -255,12 +255,21 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if ammo is None:
             archery = False
             return None
+        ammo_kind = ammo
         for i in inv:
             if i.object_class == "weapon" and re.search(ammo, (i.name or "").lower()) and \
                     "cursed" not in (i.text or "").replace("uncursed", ""):
                 return i.slot
         archery = False  # out of ammunition: melee (wield_better_weapon picks the weapon)
         return None
+
+    def note_shot(frm, direction, depth):
+        p = frm
+        for _ in range(10):
+            p = p.offset(direction)
+            if not p.on_map():
+                break
+            shot_squares.add((p.x, p.y, depth))
 
     async def rest_to(fraction):
         """Search in short bursts until HP reaches fraction of max or something shows up."""
@@ -281,6 +290,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     rounds = 0
     volleys = 0
+    ammo_kind = None  # regex of the ammunition being shot, once archery has started
+    shot_squares = set()  # (x, y, depth) along the lines shot: where the ammunition lies
     while actions < budget:
         # A round that acts not at all would spin for ever: a bound on rounds as well.
         rounds += 1
@@ -333,6 +344,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if result is None and archery:
                 slot = await ammo_slot()
                 if slot is not None:
+                    note_shot(hero, hero.direction_to(target.position), stats.dungeon_level)
                     result = await nh.throw(slot, hero.direction_to(target.position))  # fired from the launcher
                     if not result.success and not result.game_over:
                         result = None
@@ -361,6 +373,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             shots = [(m, d) for m, d in shots if d]
             slot = await ammo_slot() if shots else None
             if slot is not None:
+                note_shot(hero, shots[0][1], stats.dungeon_level)
                 res = await nh.throw(slot, shots[0][1])
                 actions += 1
                 volleys += 1  # shots at range since the last kill: a target out of reach wastes them
@@ -408,7 +421,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     text = (i.text or i.name).lower()
                     if "for sale" in text or i.corpse_of is not None and not _safe_food(i):
                         continue
-                    if pick_up and (i.object_class in SMALL_VALUABLES or
+                    mine = ammo_kind is not None and i.object_class == "weapon" and \
+                        re.search(ammo_kind, (i.name or "").lower()) is not None
+                    if pick_up and (i.object_class in SMALL_VALUABLES or mine or
                                     i.object_class == "food" and _safe_food(i)):
                         res = await nh.pickup(i.text or i.name)
                         actions += 1
@@ -429,9 +444,13 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if pick_up and not hostile:
             # Gold in view is score for a few steps: fetch it before exploring on. (Looked
             # for every 8th step: the search reads the whole level, and gold does not run.)
-            if gold_target is None and gold_look == 1:
-                gold = await nh.find_nearest(lambda t: t.char == "$" and
+            if gold_target is None and (gold_look == 1 or shot_squares):
+                # (and the ammunition shot: objects lying on the lines it flew along)
+                gold = await nh.find_nearest(lambda t: (t.char == "$" or t.char in ")%" and (
+                    t.position.x, t.position.y, stats.dungeon_level) in shot_squares) and
                                              (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
+                if gold is None:
+                    shot_squares.clear()  # nothing left in view to fetch
                 if gold is not None:
                     gold_tried.add((gold.x, gold.y, stats.dungeon_level))  # one try per pile
                     if gold != hero and len(await nh.find_path(gold)) <= 40:
@@ -444,7 +463,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if not res.success:
                     gold_target = None
                 continue
-            gold_target = None
+            if gold_target is not None:  # arrived: look for the next pile before exploring on
+                gold_target = None
+                continue
         target = None if frontiers_hopeless else await nh.find_unexplored()
         if target is not None and target == hero:
             # The nearest frontier is where the hero stands and stays one (a blind hero sees
