@@ -65,3 +65,14 @@ async def test_a_ranger_with_archery_shoots_the_jackals_coming_down_the_room_wit
     assert "You shoot" in log and left > arrows - 4, (arrows, left)  # shot, then mostly picked up again
     weapon = (await api.get_equipment())["weapon"]
     assert weapon is not None and "bow" in weapon.name  # readied once, and kept
+
+
+async def test_a_hero_set_upon_by_a_jackal_pack_backs_out_through_the_door_to_fight_them_one_by_one(play):
+    api = play("jackal_pack_by_a_door")
+    start, door = await api.get_position(), spot(api, 10, 2)
+    where = []
+    api.after_action.append(lambda a: where.append(a.last_stats.position))
+    out = await run_skill(api, "explore_and_fight", budget=120, linger_turns=40)
+    log = await message_log(api)
+    assert where[0].x > start.x and door in where, where  # no swing in the open: off to the door
+    assert log.count("You kill the jackal") == 3, (out.result, log)

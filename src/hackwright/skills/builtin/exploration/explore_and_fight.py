@@ -119,6 +119,51 @@ def _shot(level, occupied, hero, pos, max_range=6):
             return ""
 
 
+def _exposure(level, p):
+    """How many squares a monster could attack p from: walkable neighbours, less the
+    diagonal ones when p or the neighbour is a door (no diagonal moves or blows through one)."""
+    here_door = level.tile_at(p).feature == "open door"
+    n = 0
+    for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
+        q = p.offset(d)
+        if not q.on_map():
+            continue
+        t = level.tile_at(q)
+        if not t.is_walkable or (len(d) == 2 and (here_door or t.feature == "open door")):
+            continue
+        n += 1
+    return n
+
+
+def _chokepoint(level, hero, monsters, max_steps=3):
+    """A square within max_steps where at most two monsters can reach the hero (a corridor,
+    an open door), reachable without stepping next to a hostile; None if the hero stands in
+    one or none is near."""
+    if _exposure(level, hero) <= 2:
+        return None
+    occupied = {m.position for m in monsters}
+    dist = {hero: 0}
+    order = [hero]
+    i = 0
+    while i < len(order):
+        p = order[i]
+        i += 1
+        if dist[p] >= max_steps:
+            continue
+        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
+            q = p.offset(d)
+            if q in dist or not q.on_map() or q in occupied:
+                continue
+            t = level.tile_at(q)
+            if not t.is_walkable or t.has_trap or (len(d) == 2 and (
+                    level.tile_at(p).feature == "open door" or t.feature == "open door")):
+                continue
+            dist[q] = dist[p] + 1
+            order.append(q)
+    best = [p for p in order[1:] if _exposure(level, p) <= 2]
+    return min(best, key=lambda p: dist[p]) if best else None
+
+
 def _safe_food(item):
     text = (item.text or item.name).lower()
     if "for sale" in text or "unpaid" in text or "cursed" in text.replace("uncursed", ""):
@@ -290,6 +335,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     rounds = 0
     volleys = 0
+    choke_moves = 0  # steps taken towards a corridor or door to fight a pack from
     ammo_kind = None  # regex of the ammunition being shot, once archery has started
     shot_squares = set()  # (x, y, depth) along the lines shot: where the ammunition lies
     while actions < budget:
@@ -331,6 +377,20 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if stats.hp <= 1.5 * threat and stats.hp < 0.8 * stats.max_hp:
                 return await done("low_hp", False, hp=stats.hp, max_hp=stats.max_hp, danger=round(threat, 1),
                                   monsters=[m.name for m in adjacent])
+            # Outnumbered in the open: back into a corridor or an open door, where at most
+            # two can strike at once (packs of jackals, coyotes and hill orcs kill so).
+            pack = [m for m in hostile if m.position.steps_to(hero) <= 4 and m.name not in NEVER_MELEE]
+            if len(pack) >= 3 and len(adjacent) >= 2 and choke_moves < 4:
+                level = await nh.get_current_level()
+                choke = _chokepoint(level, hero, monsters)
+                if choke is not None:
+                    res = await nh.move_to(choke)
+                    actions += 1
+                    choke_moves += 1
+                    if res.game_over:
+                        return await done("game_over", False)
+                    if res.success and (await nh.get_position()) != hero:
+                        continue
             target = min(adjacent, key=lambda m: m.threat_level)
             # Objects already lying under it (an old corpse of its kind, perhaps): its
             # own corpse could not be told apart from them, so it is not eaten then.
@@ -365,6 +425,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 await nh.search()  # e.g. diagonal out of a doorway: let it come to us
                 actions += 1
             continue
+        if not hostile:
+            choke_moves = 0
         if archery and hostile and volleys < 15:
             level = await nh.get_current_level()
             occupied = {m.position for m in monsters}
