@@ -25,6 +25,7 @@ CHARACTERS = {
     "wizard": dict(role="wizard", race="elf", gender="male", alignment="chaotic"),
     "caveman": dict(role="caveman", race="human", gender="male", alignment="neutral"),
     "ranger": dict(role="ranger", race="human", gender="female", alignment="neutral"),
+    "tourist": dict(role="tourist", race="human", gender="male", alignment="neutral"),
 }
 
 

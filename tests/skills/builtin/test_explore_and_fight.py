@@ -76,3 +76,14 @@ async def test_a_hero_set_upon_by_a_jackal_pack_backs_out_through_the_door_to_fi
     log = await message_log(api)
     assert where[0].x > start.x and door in where, where  # no swing in the open: off to the door
     assert log.count("You kill the jackal") == 3, (out.result, log)
+
+
+async def test_a_tourist_with_archery_throws_darts_at_the_jackals_and_picks_them_up_again(play):
+    api = play("jackals_down_the_room", hero="tourist")
+    darts = sum(i.quantity for i in await api.get_inventory() if "dart" in (i.name or ""))
+    out = await run_skill(api, "explore_and_fight", archery=True, stop_for_gear=False)
+    log = await message_log(api)
+    assert log.count("You kill the jackal") == 3, (out.result, log)
+    assert re.search(r"The (\+\d )?darts? (hits|misses)|You throw \d+ darts", log), log
+    left = sum(i.quantity for i in await api.get_inventory() if "dart" in (i.name or ""))
+    assert left > darts - 4, (darts, left)

@@ -304,7 +304,10 @@ class Autopilot:
         if s.make_room_until > stats.turn and not near:
             return _decision("rest_until_healed", {"hp_fraction": 1.01, "max_turns": 40, "batch": 5},
                              "waiting away from the untouchable monster in the way, so it can move off")
-        if (blocked or s.recent_stall) and untouchable and ok("go_to"):
+        # (also when one sits right next to the hero: a gas spore there makes every rest
+        # and search stop at once, and one hero spent 7,000 turns so)
+        touching = any(m.position.is_adjacent(hero) for m in untouchable)
+        if (blocked or s.recent_stall or touching) and untouchable and ok("go_to"):
             eye = min(untouchable, key=lambda m: m.position.steps_to(hero))
             spot = _room_to_wait(level, hero, eye.position, {m.position for m in monsters})
             if eye.position.steps_to(hero) <= 3 and spot is not None:
@@ -438,8 +441,10 @@ class Autopilot:
             params["attack_spell"] = "a"
         elif role == "healer":
             params["heal_spell"] = "a"
-        elif role == "ranger":
-            params["archery"] = True  # bow and arrows: their dagger is a poor melee weapon
+        elif role in ("ranger", "tourist", "rogue"):
+            # Bow and arrows, darts, daggers: better thrown than their melee (a Ranger's
+            # dagger, a Tourist's bare hands, a Rogue's short sword).
+            params["archery"] = True
         if stats.xp_level < 8:
             # Few hit points to spare: go into the next fight (and the next level) nearly whole.
             params["rest_below"] = 0.75

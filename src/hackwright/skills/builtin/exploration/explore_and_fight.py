@@ -45,10 +45,12 @@ Parameters:
     heal_spell: letter of a known healing spell (a Healer's healing is "a") to cast on
         the hero when HP is below rest_below while Pw lasts (default "")
     archery: wield the carried launcher (a bow, a yumi, a crossbow) and shoot its
-        ammunition at hostiles in a clear straight line up to 6 squares away, and at
-        the one next to the hero, instead of meleeing (a Ranger's +2 arrows fly two
-        or three at a time); melee again when the ammunition runs out. Ammunition
-        lying where the hero walks is left for the strategist's pickup (default False)
+        ammunition — or, with no launcher, throw darts, daggers and shuriken not in
+        hand — at hostiles in a clear straight line up to 6 squares away, and at the
+        one next to the hero, instead of meleeing (a Ranger's +2 arrows fly two or
+        three at a time, a Tourist's darts and a Rogue's daggers too); melee again
+        when they run out. What was shot is picked up again from the lines it flew
+        along (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -84,6 +86,7 @@ NO_AFTERMATH = ("gas spore",)
 
 
 AMMO_FOR = (("crossbow", r"crossbow bolts?"), ("bow", r"arrows?"), ("yumi", r"\bya\b"))
+HAND_MISSILES = r"\b(darts?|daggers?|knife|knives|shuriken)\b"
 LINE_DOORS = ("doorway", "open door", "closed door")
 
 
@@ -280,7 +283,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     async def ammo_slot():
         """The slot of ammunition the wielded launcher shoots, readying the launcher first
-        if another weapon is in hand; None when there is none (melee then)."""
+        if another weapon is in hand, or else of missiles thrown by hand (darts, daggers
+        not in hand); None when there is none (melee then)."""
         nonlocal actions, archery, ammo_kind
         inv = await nh.get_inventory()
         wielded = next((i for i in inv if (i.equipped or "").startswith("weapon")), None)
@@ -298,12 +302,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     ammo = kind
                     break
         if ammo is None:
-            archery = False
-            return None
+            ammo = HAND_MISSILES  # no launcher: darts, daggers, shuriken thrown by hand
         ammo_kind = ammo
         for i in inv:
             if i.object_class == "weapon" and re.search(ammo, (i.name or "").lower()) and \
-                    "cursed" not in (i.text or "").replace("uncursed", ""):
+                    "cursed" not in (i.text or "").replace("uncursed", "") and \
+                    not (i.equipped or "").startswith("weapon"):
                 return i.slot
         archery = False  # out of ammunition: melee (wield_better_weapon picks the weapon)
         return None
