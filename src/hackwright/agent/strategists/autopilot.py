@@ -310,7 +310,7 @@ class Autopilot:
         if (blocked or s.recent_stall or touching) and untouchable and ok("go_to"):
             eye = min(untouchable, key=lambda m: m.position.steps_to(hero))
             spot = _room_to_wait(level, hero, eye.position, {m.position for m in monsters})
-            if eye.position.steps_to(hero) <= 3 and spot is not None:
+            if eye.position.steps_to(hero) <= (3 if touching or not blocked else 8) and spot is not None:
                 s.make_room_until = stats.turn + 120
                 return _decision("go_to", {"x": spot.x, "y": spot.y, "max_steps": 60},
                                  f"the {eye.name} blocks the way and I cannot shoot it: step well away "

@@ -269,6 +269,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if any(m.position.is_adjacent(me) for m in await hostiles_in_view()):
             return False  # not with another monster at hand: eating takes turns
         if (await nh.get_position()) != victim.position:
+            if (await nh.get_current_level()).tile_at(victim.position).has_trap:
+                return False  # a rolling boulder trap killed a Cavewoman going back for a newt
             res = await nh.move((await nh.get_position()).direction_to(victim.position))
             actions += 1
             if res.game_over or (await nh.get_position()) != victim.position:
