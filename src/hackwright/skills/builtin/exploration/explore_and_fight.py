@@ -436,8 +436,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if archery and hostile and volleys < 15:
             level = await nh.get_current_level()
             occupied = {m.position for m in monsters}
+            # (never a gas spore next to the hero: its explosion would take the hero along)
             shots = [(m, _shot(level, occupied - {m.position}, hero, m.position)) for m in
-                     sorted(hostile, key=lambda m: m.position.steps_to(hero)) if not m.is_invisible_marker]
+                     sorted(hostile, key=lambda m: m.position.steps_to(hero)) if not m.is_invisible_marker
+                     and not (m.name == "gas spore" and m.position.is_adjacent(hero))]
             shots = [(m, d) for m, d in shots if d]
             slot = await ammo_slot() if shots else None
             if slot is not None:
