@@ -87,3 +87,11 @@ async def test_a_tourist_with_archery_throws_darts_at_the_jackals_and_picks_them
     assert re.search(r"The (\+\d )?darts? (hits|misses)|You throw \d+ darts", log), log
     left = sum(i.quantity for i in await api.get_inventory() if "dart" in (i.name or ""))
     assert left > darts - 4, (darts, left)
+
+
+async def test_archery_never_shoots_a_gas_spore_next_to_the_hero(play):
+    """A Tourist's dart killed a gas spore beside her, and its explosion killed her (seed 14)."""
+    api = play("gas_spore_adjacent", hero="tourist")
+    await run_skill(api, "explore_and_fight", archery=True, budget=40)
+    log = await message_log(api)
+    assert "explosion" not in log and not api.game_over, log
