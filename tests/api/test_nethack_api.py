@@ -360,3 +360,21 @@ async def test_a_wizards_force_bolt_flies_the_way_it_is_aimed(make_api):
     text = " ".join(res.messages)
     assert res.success and "magical energy is released" not in text
     assert "the newt" in text  # hits, misses or kills it
+
+
+async def test_a_door_the_map_lost_is_learned_again_from_a_refused_diagonal_step(make_api):
+    """A Rogue stood 10,000 turns in a door its map took for a doorless one: every path
+    planned the same diagonal step out, and NetHack refused it each time."""
+    import nle.nethack as nh_bl
+
+    from hackwright.api import glyphs as G
+
+    des = room_des(["-------", "|.....|", "|.....|", "---.---", "   #   ", "   #   "], "DOOR:open,(3,3)", hero=(3, 2))
+    api = make_api(des, seed=0)
+    assert (await api.move("s")).success
+    hero = await api.get_position()
+    api._level_memory().remember_terrain(hero, nh_bl.GLYPH_CMAP_OFF + G.S_NDOOR)  # the map forgets
+    assert (await api.get_current_level()).tile_at(hero).feature == "doorway"
+    res = await api.move("nw")
+    assert not res.success and "diagonally" in " ".join(res.messages)
+    assert (await api.get_current_level()).tile_at(hero).feature == "open door"

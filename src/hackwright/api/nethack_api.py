@@ -554,7 +554,14 @@ class NetHackAPI:
         def moved(ex: Exchange, before: tuple, after: tuple) -> bool:
             return self._hero() != start or (after[0] != before[0] and not any(_FAILURES.search(m) for m in ex.messages))
 
-        return self._act(key, [self._peaceful_rule(), Rule(r"Really step", "y")], success=moved)
+        res = self._act(key, [self._peaceful_rule(), Rule(r"Really step", "y")], success=moved)
+        text = " ".join(res.messages)
+        if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
+            # The hero hid the door it stands in (or the map lost it): remember it, or every
+            # path would keep planning the same diagonal step (a Rogue stood 10,000 turns so).
+            door = start if "out of" in text else there
+            self._level_memory().remember_terrain(door, nh_bl.GLYPH_CMAP_OFF + G.S_VODOOR)
+        return res
 
     async def move_to(self, target: Position) -> ActionResult:
         """
