@@ -120,3 +120,35 @@ async def test_a_hero_with_nothing_to_throw_steps_away_from_a_floating_eye_block
     assert d.skill_name == "go_to", d
     eye = next(m.position for m in state["monsters"] if m.name == "floating eye")
     assert abs(d.params["x"] - eye.x) >= 6
+
+
+async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_moves_aside(make_api):
+    """NetHack's shopkeeper keeps his post inside the door while the hero is out of line with
+    him: heroes starved inside shops waiting for a way out that never opened."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+
+    des = (Path(__file__).resolve().parents[1] / "levels" / "tool_shop_keeper_at_door.des").read_text()
+    api = make_api(des, seed=0)
+    shk = next(m.position for m in await api.get_visible_monsters() if m.name == "shopkeeper")
+    door = shk.offset("e")
+    await api.search(30)
+    assert not (await api.move_to(door)).success  # he has not moved: no way out
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names={"go_to", "explore_level"}, kills={}))
+    assert d.skill_name == "go_to", d
+    spot = type(shk)(d.params["x"], d.params["y"])
+    assert spot.is_adjacent(shk)
+    while await api.get_position() != spot:
+        assert (await api.move_to(spot)).success
+    for _ in range(20):  # in line with him now: he wanders off his post
+        if (await api.move_to(door)).success:
+            break
+        await api.search()
+    assert (await api.get_position()) in (door, shk), await api.get_position()

@@ -298,6 +298,25 @@ class Autopilot:
             return _decision("ranged_attack",
                              {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
                              f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+        # A shopkeeper at his post inside the door stays put unless the hero stands in line
+        # with him (NetHack's shk_move): step next to him and he wanders off the way out.
+        # (Heroes starved inside shops, 10,000 turns behind a shopkeeper who never moved.)
+        keeper = [m for m in monsters if m.name == "shopkeeper" and m.position.steps_to(hero) <= 5]
+        if (blocked or s.recent_stall) and keeper and ok("go_to"):
+            shk = keeper[0].position
+            if shk.is_adjacent(hero):
+                from ..decisions import AgentDecision
+
+                return AgentDecision(type="direct_action", action="3s",
+                                     reasoning="next to the shopkeeper: wait for him to step aside")
+            occupied = {m.position for m in monsters}
+            beside = [shk.offset(d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
+            beside = [p for p in beside if p.on_map() and p not in occupied and level.tile_at(p).is_walkable
+                      and level.tile_at(p).feature is None]
+            if beside:
+                spot = min(beside, key=lambda p: p.steps_to(hero))
+                return _decision("go_to", {"x": spot.x, "y": spot.y, "max_steps": 20},
+                                 "the shopkeeper stands in the way out: step next to him so he moves aside")
         # Nothing to shoot it with: walk well away and wait, so it can drift off. A floating
         # eye moves once in twelve turns, and never while boxed in between the hero and a
         # wall or a pet: three heroes waited beside one for 6,000+ turns and starved.
