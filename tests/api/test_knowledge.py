@@ -325,3 +325,15 @@ def test_major_trouble_means_low_hp_or_weak_from_hunger():
     assert k.major_trouble(30, 40, "Not Hungry", conditions=["Stone"])
     # NetHack 3.6 divides by 5 at experience levels 1-5
     assert k.major_trouble(8, 40, None, xp_level=3) and not k.major_trouble(8, 40, None)
+
+
+def test_a_starving_hero_eats_a_fresh_little_dog_or_kobold_but_never_a_cockatrice_or_old_meat():
+    """Heroes fainted to death beside the corpse of the little dog they had just killed."""
+    priest = k.eater_for("human", "Priest")
+    assert not k.is_safe_to_eat("little dog", 3, priest)
+    assert k.is_safe_to_eat("little dog", 3, priest, starving_hp=20)
+    assert not k.is_safe_to_eat("kobold", 3, priest, starving_hp=12)  # poison takes up to 15 HP
+    assert k.is_safe_to_eat("kobold", 3, priest, starving_hp=20)
+    assert not k.is_safe_to_eat("cockatrice", 3, priest, starving_hp=60)
+    assert not k.is_safe_to_eat("little dog", 200, priest, starving_hp=60)  # rot is never worth it
+    assert not k.is_safe_to_eat("werejackal", 3, priest, starving_hp=60)

@@ -862,12 +862,16 @@ def eater_for(race: str, role: str = "", xp_level: int = 1, resistances: Iterabl
 SAFE_CORPSE_AGE = 30
 
 
-def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[Eater] = None) -> tuple[bool, str]:
+def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[Eater] = None,
+                   starving_hp: Optional[int] = None) -> tuple[bool, str]:
     """Whether eating this corpse is safe, and why, by NetHack 3.6's eat.c.
 
     ``corpse_name`` is the species ("newt", "a newt corpse" works too);
     ``turns_old`` the turns since it died (None = unknown age); ``eater`` the
     hero (None = unknown race/role, no resistances: the most careful answer).
+    ``starving_hp``: the hero is Weak or worse from hunger with this many HP, so
+    lesser harms beat fainting to death: a dog or cat (aggravation) is eaten, and
+    a poisonous corpse too with more than 15 HP (its poison takes at most 15).
 
     Refused: Riders (fatal); cockatrice, chickatrice, Medusa (stoning; refused
     even for a stone-resistant hero: the gain is tiny and a wrong belief about
@@ -920,7 +924,7 @@ def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[E
 
     if m.mflags1 & M1_ACID and not e.resists("acid"):
         return False, f"{name} is acidic: up to 15 HP of damage without acid resistance"
-    if m.mflags1 & M1_POIS and not e.resists("poison"):
+    if m.mflags1 & M1_POIS and not e.resists("poison") and not (starving_hp is not None and starving_hp > 15):
         return False, f"{name} is poisonous: loses Strength and up to 15 HP without poison resistance"
 
     # Cannibalism: your own race (or your current form when polymorphed).
@@ -938,7 +942,7 @@ def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[E
         if own == -1 or m.mflags2 & own:
             who = f"for {_a(race)}" if race else "if you are of its race (race unknown)"
             return False, f"eating {_a(name)} is cannibalism {who}: Luck penalty and permanent aggravation"
-    if name in _DOMESTIC_PETS and not e.cannibal_allowed:
+    if name in _DOMESTIC_PETS and not e.cannibal_allowed and starving_hp is None:
         return False, f"eating {_a(name)} permanently aggravates monsters (only Cavemen and orcs may)"
     if name in _POLYMORPHERS:
         return False, f"{_a(name)} corpse polymorphs you uncontrollably"
@@ -987,9 +991,10 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def is_safe_to_eat(corpse_name: str, turns_old: Optional[int], eater: Optional[Eater] = None) -> bool:
+def is_safe_to_eat(corpse_name: str, turns_old: Optional[int], eater: Optional[Eater] = None,
+                   starving_hp: Optional[int] = None) -> bool:
     """True if eating this corpse is safe for ``eater`` (see ``corpse_verdict`` for the rules and the reason)."""
-    return corpse_verdict(corpse_name, turns_old, eater)[0]
+    return corpse_verdict(corpse_name, turns_old, eater, starving_hp)[0]
 
 
 # ================================================================ prayer

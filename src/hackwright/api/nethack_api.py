@@ -23,6 +23,7 @@ from .models import (
     DIRECTIONS,
     ActionResult,
     GameEvent,
+    HungerState,
     DungeonLevel,
     Item,
     ItemInfo,
@@ -1163,10 +1164,16 @@ class NetHackAPI:
     def _eater(self) -> "knowledge.Eater":
         return knowledge.eater_for(self.hero_race or "human", self.hero_role or "", self._stats_now().xp_level)
 
-    async def is_safe_to_eat(self, corpse_name: str, turns_old: int) -> bool:
+    async def is_safe_to_eat(self, corpse_name: str, turns_old: int, starving: bool = False) -> bool:
         """Check if a corpse is safe to eat for this hero (race, role, known
-        resistances), ``turns_old`` turns after the monster died."""
-        return knowledge.is_safe_to_eat(corpse_name, turns_old, self._eater())
+        resistances), ``turns_old`` turns after the monster died. With
+        ``starving`` (only heeded when the hero is Weak or worse from hunger)
+        lesser harms are accepted: a dog or cat (aggravate monster), a poisonous
+        corpse while HP is above 15 (Strength and up to 15 HP). Rot, stoning,
+        lycanthropy and the like never are."""
+        stats = self._stats_now()
+        hp = stats.hp if starving and stats.hunger.severity >= HungerState.WEAK.severity else None
+        return knowledge.is_safe_to_eat(corpse_name, turns_old, self._eater(), starving_hp=hp)
 
     async def get_prayer_timeout(self) -> int:
         """Get turns until prayer is available again.

@@ -60,7 +60,9 @@ async def eat_when_hungry(
 ) -> SkillResult:
     """When Hungry or worse, eat something safe: a fresh safe corpse here or nearby, else the best food carried.
 
-    A corpse is eaten only if nh.is_safe_to_eat(name, turns_old) says so. Its age
+    A corpse is eaten only if nh.is_safe_to_eat(name, turns_old, starving=True) says
+    so (when Weak or worse that accepts a dog or cat, and a poisonous corpse with
+    more than 15 HP: lesser harms than fainting to death). Its age
     comes from `kills`, the kills the caller recorded from melee_fight's and
     ranged_attack's results: {"newt": [1234, 40, 7]} (turn killed, and where:
     data.killed_turn and data.at) or just {"newt": 1234}; several kills of one
@@ -98,7 +100,8 @@ async def eat_when_hungry(
     async def corpse_ok(species, pos):
         age = _age(records, species, pos, (await nh.get_stats()).turn)
         try:
-            return await nh.is_safe_to_eat(species, 100000 if age is None else age)
+            # Weak or worse: a dog's aggravation or a kobold's poison beats fainting to death.
+            return await nh.is_safe_to_eat(species, 100000 if age is None else age, starving=True)
         except Exception:
             return False
 
