@@ -614,6 +614,9 @@ class NetHackAPI:
         # 'F' skips NetHack's own "Really attack?" check, so look first.
         there = self._hero().offset(normalize_direction(direction) or "n")
         for m in await self.get_visible_monsters():
+            if m.position == there and m.is_invisible_marker and self._near_peaceful_keepers():
+                return self._fail("declined to attack an unseen monster here: it may be the shopkeeper or "
+                                  "priest met a moment ago, and angering one is deadly; wait, or move away")
             if m.position == there and m.is_peaceful and not m.is_tame:
                 if not peaceful_ok:
                     return self._fail(f"declined to attack the peaceful {m.name}; walk around it instead")
@@ -626,6 +629,19 @@ class NetHackAPI:
 
         rule = Rule(r"Really attack", "y", limit=1) if peaceful_ok else self._peaceful_rule()
         return self._act("F" + key, [rule], success=swung)
+
+    def _near_peaceful_keepers(self) -> bool:
+        """A shop or temple was entered lately (its greeting in the last 400 turns): a blind
+        hero's unseen neighbour may well be the shopkeeper or the priest. (A blind Monk
+        killed a shopkeeper's 'it' so, and the shopkeeper killed him.)"""
+        now = self._stats_now().turn
+        kb = self._kb
+        for text, turn in zip(reversed(kb.history), reversed(kb.history_turns)):
+            if turn < now - 400:
+                break
+            if re.search(r"Welcome to .*'s|sacred place|Pilgrim, you enter", text):
+                return True
+        return False
 
     async def wait(self) -> ActionResult:
         """Wait one turn (search in place)."""
