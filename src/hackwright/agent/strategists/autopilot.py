@@ -46,6 +46,8 @@ class AutopilotState:
     depth_bonus: int = 0  # levels the cap was raised for heroes who stopped gaining levels there
     cap_xl: int = 0  # experience level when capped_turns started counting
     make_room_until: int = -1  # waiting away from an untouchable blocker until this turn
+    decision_turns: list = field(default_factory=list)  # game turn of each of the last 25 decisions
+    shop_tries: dict = field(default_factory=dict)  # level -> decisions spent getting past a shopkeeper
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -167,6 +169,17 @@ class Autopilot:
 
             return AgentDecision(type="direct_action", action="s", reasoning="nothing moved for three decisions: "
                                  "search one turn so the situation changes")
+
+        # A hard brake on decisions that come faster than the game moves outside a fight
+        # (a loop among rules, each giving up at once): let 20 turns pass before the next.
+        s.decision_turns = (s.decision_turns + [stats.turn])[-25:]
+        if len(s.decision_turns) == 25 and stats.turn - s.decision_turns[0] < 50 and not adjacent \
+                and hp_frac > 0.5 and hunger.severity < HungerState.WEAK.severity:
+            s.decision_turns.clear()
+            from ..decisions import AgentDecision
+
+            return AgentDecision(type="direct_action", action="20s",
+                                 reasoning="25 decisions in under 50 turns: let time pass before deciding again")
 
         def ok(name: str) -> bool:
             if name not in have:
@@ -301,13 +314,17 @@ class Autopilot:
         # A shopkeeper at his post inside the door stays put unless the hero stands in line
         # with him (NetHack's shk_move): step next to him and he wanders off the way out.
         # (Heroes starved inside shops, 10,000 turns behind a shopkeeper who never moved.)
+        # (A few tries a level: one who still will not move is owed money or keeps out a
+        # pick-axe, and waiting on him for ever only burns decisions.)
         keeper = [m for m in monsters if m.name == "shopkeeper" and m.position.steps_to(hero) <= 5]
-        if (blocked or s.recent_stall) and keeper and ok("go_to"):
+        tries = s.shop_tries.get(level_key, 0)
+        if (blocked or s.recent_stall) and keeper and ok("go_to") and tries < 8:
+            s.shop_tries[level_key] = tries + 1
             shk = keeper[0].position
             if shk.is_adjacent(hero):
                 from ..decisions import AgentDecision
 
-                return AgentDecision(type="direct_action", action="3s",
+                return AgentDecision(type="direct_action", action="10s",
                                      reasoning="next to the shopkeeper: wait for him to step aside")
             occupied = {m.position for m in monsters}
             beside = [shk.offset(d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
