@@ -154,6 +154,37 @@ class NetHackAPI:
         "grave": G.S_GRAVE,
     }
 
+    # NetHack's trap names, in the order of their map symbols (S_arrow_trap onwards).
+    _TRAP_NAMES = ("arrow trap", "dart trap", "falling rock trap", "squeaky board", "bear trap", "land mine",
+                   "rolling boulder trap", "sleeping gas trap", "rust trap", "fire trap", "pit", "spiked pit",
+                   "hole", "trap door", "teleportation trap", "level teleporter", "magic portal", "web",
+                   "statue trap", "magic trap", "anti-magic field", "polymorph trap")
+
+    # What NetHack says when the hero sets a trap off (or is told it stands on one).
+    _TRAP_SIGNS = ((r"rock falls on your head", "falling rock trap"), (r"rolling boulder trap", "rolling boulder trap"),
+                   (r"An arrow shoots out", "arrow trap"), (r"little dart shoots out", "dart trap"),
+                   (r"board beneath you squeaks", "squeaky board"), (r"bear trap closes", "bear trap"),
+                   (r"land mine", "land mine"), (r"cloud of gas", "sleeping gas trap"),
+                   (r"gush of water", "rust trap"), (r"tower of flame", "fire trap"),
+                   (r"You (?:fall|land) (?:into|in|on) (?:a|the) pit", "pit"), (r"sharp iron spikes", "spiked pit"),
+                   (r"There is an? ([a-z -]+) here", None))
+
+    def _learn_trap_underfoot(self, text: str) -> None:
+        """A trap the hero just set off (or is told it stands on) lies under the hero's own
+        glyph, so the map never shows it: remember it, or paths lead over it again (a
+        Cavewoman met the same rolling boulder twice in five turns)."""
+        if self._game.done or not text:
+            return
+        for pattern, name in self._TRAP_SIGNS:
+            m = re.search(pattern, text)
+            if m is None:
+                continue
+            name = name or m.group(1)
+            if name in self._TRAP_NAMES:
+                cmap = G.S_ARROW_TRAP + self._TRAP_NAMES.index(name)
+                self._level_memory().remember_terrain(self._hero(), nh_bl.GLYPH_CMAP_OFF + cmap)
+                return
+
     def _learn_square_underfoot(self) -> None:
         """The hero hides the square it stands on; ask NetHack (':' takes no time) so
         that, e.g., the up stairs one arrives on are on the map at once."""
@@ -557,6 +588,7 @@ class NetHackAPI:
 
         res = self._act(key, [self._peaceful_rule(), Rule(r"Really step", "y")], success=moved)
         text = " ".join(res.messages)
+        self._learn_trap_underfoot(text)
         if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
             # The hero hid the door it stands in (or the map lost it): remember it, or every
             # path would keep planning the same diagonal step (a Rogue stood 10,000 turns so).

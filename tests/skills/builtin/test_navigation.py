@@ -131,3 +131,18 @@ async def test_go_to_only_reports_a_locked_door_where_go_to_stairs_kicks_it_in(p
     r = (await run_skill(api, "go_to_stairs")).result
     assert r.stopped_reason == "arrived" and await api.get_position() == spot(api, 22, 2), r
     assert "WHAMM" in await message_log(api) or re.search(r"crashes open|shatters", await message_log(api))
+
+
+async def test_a_trap_set_off_under_the_hero_is_on_the_map_and_walked_round_afterwards(play):
+    """The hero's own glyph hides the trap it set off: a Cavewoman walked back onto the same
+    rolling boulder trap five turns later."""
+    api = play("falling_rocks")
+    trap = spot(api, 3, 2)
+    await api.move("e")  # a rock falls on the hero's head
+    assert await api.get_position() == trap
+    assert (await api.get_current_level()).tile_at(trap).has_trap
+    await api.move("e")
+    west = spot(api, 1, 2)
+    r = (await run_skill(api, "go_to", x=west.x, y=west.y)).result
+    assert r.stopped_reason == "arrived", r
+    assert "falling rock" not in " ".join(await api.get_messages(4))  # round it, not over it again
