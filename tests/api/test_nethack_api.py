@@ -378,3 +378,18 @@ async def test_a_door_the_map_lost_is_learned_again_from_a_refused_diagonal_step
     res = await api.move("nw")
     assert not res.success and "diagonally" in " ".join(res.messages)
     assert (await api.get_current_level()).tile_at(hero).feature == "open door"
+
+
+async def test_no_door_is_kicked_while_the_town_watch_is_about(make_api):
+    """Minetown's watch arrests door-breakers: a Valkyrie was killed by the watch so."""
+    from pathlib import Path
+
+    des = (Path(__file__).resolve().parents[1] / "levels" / "locked_door_watched.des").read_text()
+    api = make_api(des, seed=0, extra={"pet": False})
+    assert any(m.name == "watchman" for m in await api.get_visible_monsters())
+    level = await api.get_current_level()
+    door = next(t.position for row in level.tiles for t in row if t.feature == "closed door")
+    while not (await api.get_position()).is_adjacent(door):
+        assert (await api.move_to(door.offset("w"))).success
+    res = await api.kick("e")
+    assert not res.success and "watch" in res.error

@@ -99,6 +99,7 @@ class NetHackAPI:
         self._maps = maps.MapMemory()
         self._prayer = knowledge.PrayerClock()
         self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
+        self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
         self._fever_seen = 0  # messages_seen already scanned for it
         self._cache: dict[str, Any] = {}
         self._cache_step = -1
@@ -133,6 +134,7 @@ class NetHackAPI:
         self._prayer = knowledge.PrayerClock()
         self._lycanthropy = False
         self._fever_seen = 0
+        self._watched_levels = set()
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -496,7 +498,12 @@ class NetHackAPI:
             o["inv_strs"].tobytes(),
         )
 
+    _WATCH_GLYPHS = np.array([nh_bl.GLYPH_MON_OFF + i for i in range(nh_bl.NUMMONS)
+                              if nh_bl.permonst(i).mname in ("watchman", "watch captain")])
+
     def _after_action(self) -> None:
+        if not self._game.done and np.isin(self._obs()["glyphs"], self._WATCH_GLYPHS).any():
+            self._watched_levels.add(self._where()[:2])  # the town watch lives here
         for hook in list(self.after_action):
             hook(self)
 
@@ -870,7 +877,8 @@ class NetHackAPI:
     async def kick(self, direction: str) -> ActionResult:
         """Kick in a direction (can break doors). Refuses to kick a shop's door: a
         locked shop door ("Closed for inventory" written in front of it, or a
-        shopkeeper in view) brings the shopkeeper out to kill you."""
+        shopkeeper in view) brings the shopkeeper out to kill you; and any door
+        while the town watch is about (Minetown), who arrest door-breakers."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -882,6 +890,12 @@ class NetHackAPI:
             if _closed_for_inventory(recent) or keeper:
                 return self._fail("that is a shop's door (closed for inventory): kicking it brings the "
                                   "shopkeeper out to kill you; explore elsewhere")
+            # Minetown's watch arrests door-breakers (the whole watch turns hostile).
+            watch = any(m.name in ("watchman", "watch captain")
+                        for m in observe.visible_monsters(self._obs(), self._hero()))
+            if watch or self._where()[:2] in self._watched_levels:
+                return self._fail("the town watch is about: breaking a door turns the whole watch "
+                                  "hostile; find another way or wait for the door to be opened")
         return self._act(
             KICK,
             [Rule(r"In what direction", key, limit=1), self._peaceful_rule()],
