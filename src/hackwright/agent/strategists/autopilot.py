@@ -452,7 +452,9 @@ class Autopilot:
             return 50
         return max(2, stats.xp_level + self.DEPTH_AHEAD + self.state.depth_bonus)
 
-    DEPTH_AHEAD = 2
+    # One level ahead of the experience level (was two): over seeds 0-79 the median score
+    # rose in both halves (931 -> 1,150 and 702 -> 752) for a little less depth.
+    DEPTH_AHEAD = 1
     # Waiting at the cap this long without gaining a level: go one level deeper anyway
     # (food runs out and score stands still; seeds 17 and 38 waited 4,000 turns at Dlvl 4-5).
     CAP_PATIENCE = 1500
