@@ -245,7 +245,7 @@ class Autopilot:
             if ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
                 return _decision("engrave_elbereth", {}, f"a {petrifiers[0].name} is biting me: Elbereth")
             armed = any((i.equipped or "").startswith("weapon") for i in state["inventory"])
-            if armed and (getattr(api, "hero_role", "") or "") != "Monk" and ok("melee_fight"):
+            if armed and self._role.lower() != "monk" and ok("melee_fight"):
                 return _decision("melee_fight", {"target": petrifiers[0].name},
                                  f"the {petrifiers[0].name} ignores Elbereth: kill it with the weapon in hand")
         # 2. fight what is next to me: weak monsters inside the long exploring skill
@@ -548,7 +548,7 @@ def _room_to_wait(level, hero: Position, blocker: Position, occupied: set) -> Op
     return best if best.steps_to(blocker) >= 6 else None
 
 
-_DOORS = ("doorway", "open door", "closed door", "broken door")
+_DOORS = ("doorway", "open door", "closed door")
 
 
 def _items_on(api, hero: Position) -> bool:

@@ -139,9 +139,9 @@ def _exposure(level, p):
 
 
 def _chokepoint(level, hero, monsters, max_steps=3):
-    """A square within max_steps where at most two monsters can reach the hero (a corridor,
-    an open door), reachable without stepping next to a hostile; None if the hero stands in
-    one or none is near."""
+    """The nearest square within max_steps where at most two monsters can reach the hero (a
+    corridor, an open door), reachable without walking through a monster; None if the hero
+    stands in one or none is near."""
     if _exposure(level, hero) <= 2:
         return None
     occupied = {m.position for m in monsters}
@@ -167,9 +167,13 @@ def _chokepoint(level, hero, monsters, max_steps=3):
     return min(best, key=lambda p: dist[p]) if best else None
 
 
+def _known_cursed(item):
+    return "cursed" in (item.text or item.name or "").lower().replace("uncursed", "")
+
+
 def _safe_food(item):
     text = (item.text or item.name).lower()
-    if "for sale" in text or "unpaid" in text or "cursed" in text.replace("uncursed", ""):
+    if "for sale" in text or "unpaid" in text or _known_cursed(item):
         return False
     return any(f.lower() in text for f in SAFE_FOOD)
 
@@ -294,7 +298,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if ammo is None:
             for launcher in inv:
                 kind = _ammo_for(launcher.name) if launcher.object_class == "weapon" else None
-                if kind and "cursed" not in (launcher.text or "").replace("uncursed", "") and any(
+                if kind and not _known_cursed(launcher) and any(
                         re.search(kind, (i.name or "").lower()) for i in inv if i.object_class == "weapon"):
                     res = await nh.wield(launcher.slot)
                     actions += 1
@@ -308,8 +312,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         ammo_kind = ammo
         for i in inv:
             if i.object_class == "weapon" and re.search(ammo, (i.name or "").lower()) and \
-                    "cursed" not in (i.text or "").replace("uncursed", "") and \
-                    not (i.equipped or "").startswith("weapon"):
+                    not _known_cursed(i) and not (i.equipped or "").startswith("weapon"):
                 return i.slot
         archery = False  # out of ammunition: melee (wield_better_weapon picks the weapon)
         return None
