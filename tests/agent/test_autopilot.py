@@ -152,3 +152,34 @@ async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_mov
             break
         await api.search()
     assert (await api.get_position()) in (door, shk), await api.get_position()
+
+
+async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api):
+    """Inside an engulfer every attack hits it; a blinded Monk searched and ate inside a
+    dust vortex until it killed him (seed 31)."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('v',\"dust vortex\"),(2,1),hostile", hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    for _ in range(30):
+        if "Engulfed" in await api.get_status_effects():
+            break
+        await api.search()
+    assert "Engulfed" in await api.get_status_effects()
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "eat_when_hungry"}
+    pilot = Autopilot()
+    for _ in range(40):
+        if "Engulfed" not in await api.get_status_effects() or api.game_over:
+            break
+        state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+                 "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+        d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+        assert d.type == "direct_action" and d.action.startswith("F"), d
+        await api.send_keys(d.action)
+    log = " ".join(await api.get_messages(200))
+    assert "You hit the dust vortex" in log or "You destroy the dust vortex" in log, log

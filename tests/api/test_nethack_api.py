@@ -115,6 +115,20 @@ async def test_pickup_without_a_letter_takes_everything(make_api):
     assert await api.get_items_here() == []
 
 
+async def test_a_pickup_that_would_burden_the_hero_is_refused_and_says_why(make_api):
+    des = room_des(ROOM, "OBJECT:('0',\"heavy iron ball\"),(1,1)\nOBJECT:('0',\"heavy iron ball\"),(1,1)\n"
+                         "OBJECT:('%',\"apple\"),(1,1)")
+    api = make_api(des)
+    res = await api.pickup("heavy iron ball")
+    assert not res.success and res.error.startswith("too heavy") and "drop" in res.error
+    assert at_command_prompt(api)
+    assert (await api.get_stats()).encumbrance == "Unencumbered"
+    res = await api.pickup()  # everything: the apple comes, the balls stay
+    assert not res.success and res.error.count("too heavy") == 1
+    assert sorted(i.name for i in await api.get_items_here()) == ["heavy iron ball", "heavy iron ball"]
+    assert any(i.name == "apple" for i in await api.get_inventory())
+
+
 async def test_pickup_of_something_not_here_says_what_is_here(make_api):
     des = room_des(ROOM, "OBJECT:('%',\"apple\"),(1,1)\nOBJECT:(')',\"dagger\"),(1,1)")
     api = make_api(des)

@@ -113,6 +113,13 @@ def _build_tables():
 _DISPLAY, _STEP_COST, _IS_CLOSED_DOOR, _IS_ROCK, _IS_UP, _IS_DOWN, _IS_SWALLOW = _build_tables()
 
 
+def is_swallowed(glyphs: np.ndarray, hero: Position) -> bool:
+    """Whether the display draws an engulfer's insides around the hero."""
+    g = np.asarray(glyphs)
+    ys, xs = slice(max(hero.y - 1, 0), hero.y + 2), slice(max(hero.x - 1, 0), hero.x + 2)
+    return bool(_IS_SWALLOW[g[ys, xs]].any())
+
+
 def _build_chars() -> np.ndarray:
     """The character NetHack's default symbol set draws for every glyph."""
     sym = nh.class_sym
@@ -289,8 +296,7 @@ class LevelMemory:
             self.monsters = (disp == _CREATURE) | (disp == _SENSED)
             self.last_seen_turn[changed] = turn
             self._raw[...] = g
-        ys, xs = slice(max(hero.y - 1, 0), hero.y + 2), slice(max(hero.x - 1, 0), hero.x + 2)
-        self.visit(hero, turn, blind=blind or bool(_IS_SWALLOW[g[ys, xs]].any()))
+        self.visit(hero, turn, blind=blind or is_swallowed(g, hero))
 
     def visit(self, hero: Position, turn: int, *, blind: bool = False) -> None:
         """Record that the hero stood on ``hero`` at ``turn`` (without a new display).

@@ -452,10 +452,14 @@ class NetHackAPI:
     async def get_status_effects(self) -> list[str]:
         """Get active status effects (Blind, Confused, Stunned, Hallucinating,
         Food poisoned, Ill, Stoned, Slimed, Strangled, Levitating, …, plus a
-        hunger state other than Not Hungry and any burden), and "Lycanthropy"
+        hunger state other than Not Hungry and any burden), "Engulfed" while
+        something has swallowed the hero (then any attack, in any direction, hits
+        the engulfer; walking, searching and Elbereth do nothing), and "Lycanthropy"
         from a were-creature's bite ("You feel feverish") until cured: a prayer
         with timeout <= 200 cures it, as it is major trouble."""
         out = observe.status_effects(self._obs()["blstats"])
+        if maps.is_swallowed(self._obs()["glyphs"], self._hero()):
+            out.append("Engulfed")
         if self._has_lycanthropy():
             out.append("Lycanthropy")
         return out
@@ -540,7 +544,7 @@ class NetHackAPI:
             ok = not errors and failed_msg is None and changed
         if not ok and not errors:
             errors.append(failed_msg or (ex.messages[-1] if ex.messages else "nothing happened"))
-        return ActionResult(ok, ex.messages, turn_elapsed, changed, "; ".join(errors) if errors else None)
+        return ActionResult(ok, ex.messages, turn_elapsed, changed, "; ".join(dict.fromkeys(errors)) if errors else None)
 
     def _direction_key(self, direction: str, allow_vertical: bool = False) -> Optional[str]:
         d = normalize_direction(direction, allow_vertical)
@@ -596,6 +600,10 @@ class NetHackAPI:
         res = self._act(key, [self._peaceful_rule(), Rule(r"Really step", "y")], success=moved)
         text = " ".join(res.messages)
         self._learn_trap_underfoot(text)
+        if "carrying too much to get through" in text:
+            # Over 600 weight units the hero cannot squeeze diagonally between two rock
+            # corners: paths avoid such gaps until something is dropped (drop()).
+            self._too_heavy_to_squeeze = True
         if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
             # The hero hid the door it stands in (or the map lost it): remember it, or every
             # path would keep planning the same diagonal step (a Rogue stood 10,000 turns so).
@@ -706,6 +714,8 @@ class NetHackAPI:
         If item_letter is None, picks up everything. Otherwise picks up only the
         matching item: a letter as shown in the pick-up menu, or part of the
         item's name ("dagger", "lichen corpse").
+        Never makes you Burdened: an item too heavy to carry without that is left
+        where it lies and the result's error says so (drop something first).
         """
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
@@ -732,11 +742,15 @@ class NetHackAPI:
         res = self._act(
             ",",
             [Rule(r"Pick up what|Pick an object", pick, kinds=(PromptKind.MENU,)),
-             Rule(r"trouble lifting|Continue\?", "y"),
+             # A Burdened hero is slower in every fight and cannot squeeze through
+             # diagonal gaps; heroes loaded with rocks and plate mail starved stuck.
+             Rule(r"trouble lifting|Continue\?", "n", limit=60,
+                  error="too heavy: carrying it would make you Burdened (slower, and unable to squeeze "
+                        "through diagonal gaps); drop something you do not need first, or leave it"),
              Rule(r"How many|There is .* here; pick", "y")],
             success=got_something,
         )
-        if not res.success and want and not res.turn_elapsed:
+        if not res.success and want and not res.turn_elapsed and not (res.error or "").startswith("too heavy"):
             res.error = f"no item matching {item_letter!r} here; here: {', '.join(i.text for i in here)}"
         return res
 
@@ -746,11 +760,14 @@ class NetHackAPI:
         if err:
             return self._fail(err)
         inv_before = self._obs()["inv_strs"].tobytes()
-        return self._act(
+        res = self._act(
             "d",
             [Rule(r"What do you want to drop", item_letter, limit=1)],
             success=lambda ex, b, a: self._obs()["inv_strs"].tobytes() != inv_before,
         )
+        if res.success:
+            self._too_heavy_to_squeeze = False  # lighter now: the next refusal teaches it again
+        return res
 
     async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
         """
@@ -1134,11 +1151,6 @@ class NetHackAPI:
 
     def _path(self, target: Position) -> Optional[list[str]]:
         self._refresh()
-        # Over 600 weight units the hero cannot squeeze diagonally between two
-        # obstacles; NetHack says so once, and a path that needs it would stall.
-        if not self._too_heavy_to_squeeze and any("carrying too much to get through" in m
-                                                  for m in self._kb.history[-6:]):
-            self._too_heavy_to_squeeze = True
         seen, remembered = self._blockers()
         path = maps.find_path(self._level_memory(), self._hero(), target, blocked=seen + remembered,
                               allow_squeeze=not self._too_heavy_to_squeeze)

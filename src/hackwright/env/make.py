@@ -166,13 +166,15 @@ def make_env(config: GameConfig) -> NLE:
             kwargs.setdefault("observation_keys", tuple(k for k in OBSERVATION_KEYS if k != "misc"))
             if character != "@":
                 kwargs.setdefault("character", character)
-            if options is not None:
-                # MiniHack's own option set, with the chosen character's random parts.
-                from minihack.base import MH_NETHACKOPTIONS
+            # MiniHack's own option set, with the chosen character's random parts, and
+            # the full game's pick-up limit (NetHack asks before a pick-up that would
+            # burden the hero), so scenario games ask what real games ask.
+            from minihack.base import MH_NETHACKOPTIONS
 
-                extra_opts = tuple(o for o in options if o.endswith(":random"))
-                pet = () if kwargs.get("pet") else ("pettype:none",)  # MiniHack's own default: no pet
-                kwargs.setdefault("options", tuple(MH_NETHACKOPTIONS) + ("!autopickup",) + pet + extra_opts)
+            extra_opts = tuple(o for o in options if o.endswith(":random")) if options is not None else ()
+            pet = () if kwargs.get("pet") else ("pettype:none",)  # MiniHack's own default: no pet
+            kwargs.setdefault("options", tuple(MH_NETHACKOPTIONS) + ("!autopickup", "pickup_burden:unencumbered")
+                              + pet + extra_opts)
             if config.des_file is not None:
                 kwargs["des_file"] = config.des_file
             env = gym.make(config.env_id, disable_env_checker=True, **kwargs)

@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[3]
 BUILTIN = ROOT / "src" / "hackwright" / "skills" / "builtin"
 LEVELS = ROOT / "tests" / "levels"
 
-# MiniHack's own "no pet" option is dropped when the character is chosen, so name it here.
-QUIET = MH_NETHACKOPTIONS + ("!autopickup", "pettype:none")
+# MiniHack's own "no pet" option is dropped when the character is chosen, so name it here;
+# and the full game's pick-up limit (NetHack asks before a pick-up would burden the hero).
+QUIET = MH_NETHACKOPTIONS + ("!autopickup", "pettype:none", "pickup_burden:unencumbered")
 CHARACTERS = {
     "valkyrie": dict(role="valkyrie", race="human", gender="female", alignment="neutral"),
     "samurai": dict(role="samurai", race="human", gender="male", alignment="lawful"),
@@ -45,14 +46,14 @@ def level(name: str) -> str:
 
 @pytest.fixture
 def play(make_api, capfd):
-    """play(level_name, hero="valkyrie", seed=0) -> NetHackAPI on that MiniHack level, no pet.
+    """play(level_name, hero="valkyrie", seed=0, options=QUIET) -> NetHackAPI on that MiniHack level, no pet.
 
     MiniHack centres the drawing on the map; ``spot(api, x, y)`` turns drawing
     coordinates (as in the des-file) into map positions."""
 
-    def factory(level_name: str, hero: str = "valkyrie", seed: int = 0):
+    def factory(level_name: str, hero: str = "valkyrie", seed: int = 0, options: tuple = QUIET):
         text = level(level_name)
-        api = make_api(text, seed=seed, extra={"options": QUIET}, **CHARACTERS[hero])
+        api = make_api(text, seed=seed, extra={"options": options}, **CHARACTERS[hero])
         # A des-file NetHack cannot parse gives a random level instead, silently but for stderr.
         err = capfd.readouterr().err
         assert "error" not in err.lower(), f"{level_name}.des: {err}"

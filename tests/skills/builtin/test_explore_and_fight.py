@@ -67,6 +67,16 @@ async def test_a_ranger_with_archery_shoots_the_jackals_coming_down_the_room_wit
     assert weapon is not None and "bow" in weapon.name  # readied once, and kept
 
 
+async def test_a_ranger_walks_over_to_eat_a_jackal_she_shot_once_the_pack_is_dead(play):
+    """Corpses of monsters shot at range, or killed with another at hand, were never eaten;
+    a third of the deaths came while fainting or starving."""
+    api = play("jackals_down_the_room", hero="ranger")
+    await run_skill(api, "explore_and_fight", archery=True, stop_for_gear=False)
+    log = await message_log(api)
+    assert log.count("You kill the jackal") == 3, log
+    assert "You finish eating the jackal corpse" in log, log
+
+
 async def test_a_hero_set_upon_by_a_jackal_pack_backs_out_through_the_door_to_fight_them_one_by_one(play):
     api = play("jackal_pack_by_a_door")
     start, door = await api.get_position(), spot(api, 10, 2)

@@ -1,8 +1,8 @@
-"""Scenarios for the inventory skills (pickup_useful, wear_better_armor, wield_better_weapon)."""
+"""Scenarios for the inventory skills (pickup_useful, lighten_load, wear_better_armor, wield_better_weapon)."""
 
 from __future__ import annotations
 
-from .conftest import run_skill
+from .conftest import QUIET, run_skill
 
 
 async def test_pickup_useful_takes_the_useful_things_from_a_pile_and_leaves_the_junk(play):
@@ -84,3 +84,20 @@ async def test_wear_better_armor_takes_a_wizards_cloak_off_to_put_leather_armour
     assert "leather armor" in eq["body armor"].name
     assert "cloak" in eq["cloak"].name  # back on
     assert r.actions_taken == 3  # cloak off, armour on, cloak on
+
+
+async def test_a_wizard_loaded_with_rocks_and_plate_mail_drops_them_and_keeps_daggers_and_food(play):
+    # (a game that lets a pick-up burden the hero, as NetHack's default does)
+    api = play("loaded_wizard", hero="wizard",
+               options=tuple(o for o in QUIET if not o.startswith("pickup_burden")))
+    await api.pickup()
+    assert (await api.get_stats()).encumbrance != "Unencumbered"
+    r = (await run_skill(api, "lighten_load")).result
+    assert r.stopped_reason == "unburdened" and r.success, r
+    assert (await api.get_stats()).encumbrance == "Unencumbered"
+    assert "rocks" in r.data["dropped"][0]  # junk first
+    carried = " | ".join(i.text for i in await api.get_inventory())
+    assert "rock" not in carried and "dagger" in carried and "apple" in carried
+    assert "quarterstaff" in carried and "cloak" in carried  # wielded and worn things stay
+    again = (await run_skill(api, "lighten_load")).result
+    assert again.stopped_reason == "not_burdened" and again.actions_taken == 0

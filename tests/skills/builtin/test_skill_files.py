@@ -25,7 +25,7 @@ EXPECTED = {
     "navigation": {"go_to", "go_to_stairs", "descend"},
     "combat": {"melee_fight", "ranged_attack"},
     "resource": {"eat_when_hungry", "pray_when_safe", "rest_until_healed"},
-    "inventory": {"pickup_useful", "wear_better_armor", "wield_better_weapon"},
+    "inventory": {"pickup_useful", "lighten_load", "wear_better_armor", "wield_better_weapon"},
     "escape": {"engrave_elbereth", "retreat_upstairs"},
 }
 
@@ -104,7 +104,7 @@ async def test_explore_level_finds_hidden_stairs_in_the_sandbox_too(play):
     assert out.result.data["stairs_down"] is not None
 
 
-ORDER = ["pickup_useful", "wear_better_armor", "wield_better_weapon", "melee_fight", "ranged_attack",
+ORDER = ["pickup_useful", "lighten_load", "wear_better_armor", "wield_better_weapon", "melee_fight", "ranged_attack",
          "explore_level", "melee_fight", "eat_when_hungry", "cautious_explore", "go_to_stairs",
          "rest_until_healed", "pray_when_safe", "engrave_elbereth", "descend", "retreat_upstairs",
          "explore_level", "descend", "go_to"]

@@ -48,6 +48,7 @@ class AutopilotState:
     make_room_until: int = -1  # waiting away from an untouchable blocker until this turn
     decision_turns: list = field(default_factory=list)  # game turn of each of the last 25 decisions
     shop_tries: dict = field(default_factory=dict)  # level -> decisions spent getting past a shopkeeper
+    load_seen: str = ""  # the inventory when lighten_load last ran
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -214,6 +215,17 @@ class Autopilot:
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
         if major and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
+        # Swallowed (a dust vortex, a fog cloud, a lurker above): every attack hits the
+        # engulfer, whatever the direction; searching and eating inside one only let it
+        # go on (a blinded Monk searched inside a dust vortex until it killed him).
+        if "Engulfed" in effects:
+            if major and 200 < timeout <= gamble and ok("pray_when_safe"):
+                return _decision("pray_when_safe", {"max_timeout": gamble},
+                                 "engulfed with HP critical: pray even if it may be too soon")
+            from ..decisions import AgentDecision
+
+            return AgentDecision(type="direct_action", action="Fh",
+                                 reasoning="engulfed: attack the engulfer from inside (any direction hits it)")
         if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
         if major and adjacent and 200 < timeout <= gamble and ok("pray_when_safe"):
@@ -279,7 +291,17 @@ class Autopilot:
                 return _decision("pray_when_safe", {"max_timeout": gamble},
                                  "Fainting with no food: pray even if it may be too soon (starving is certain)")
             return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
-        # 4. loot and gear up
+        # 4. loot and gear up. First shed a load: a Burdened hero is slower in every
+        # fight and cannot squeeze between rock corners (shut in so, heroes starved).
+        # (Once per inventory: what is left is what the skill keeps, e.g. a cursed loadstone.)
+        load_key = "|".join(i.text for i in state["inventory"])
+        squeeze = bool(getattr(api, "_too_heavy_to_squeeze", False))  # refused a diagonal gap lately
+        if (stats.encumbrance != "Unencumbered" or squeeze) and not adjacent and load_key != s.load_seen and \
+                "lighten_load" in have:
+            s.load_seen = load_key
+            return _decision("lighten_load", {"squeeze": squeeze},
+                             "too heavy to squeeze through a gap: drop what I do not need" if squeeze else
+                             f"{stats.encumbrance}: drop what I do not need")
         spot = (level_key[0], level_key[1], hero.x, hero.y)
         last = s.last_result
         stopped_on_items = last is not None and last.stopped_reason == "items_here"

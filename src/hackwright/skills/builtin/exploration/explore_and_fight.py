@@ -21,7 +21,9 @@ Parameters:
         strategist can judge them (default True)
     eat: eat carried food when Hungry, and the fresh corpse of a monster just killed
         when it is safe and the hero is not Satiated (food found is food not
-        carried; starting to eat when not Satiated never chokes) (default True)
+        carried; starting to eat when not Satiated never chokes): at once when it
+        died next to the hero with no other monster at hand, else once the fight is
+        over, if it is still fresh (30 turns) and within 8 steps (default True)
     rest_below: with no hostile in view, rest (search) when HP is below this
         fraction until 90% (default 0.6; 0 turns resting off)
     descend: when the level is done, walk to the down stairs and go down, and
@@ -258,27 +260,32 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             hits[name] = total
         return hits[name]
 
-    async def eat_fresh_corpse(victim):
-        """Step onto the square where victim just died and eat its corpse, if it lies on
-        top and is safe; True when eating happened."""
+    async def eat_fresh_corpse(victim, age=0):
+        """Walk onto the square where victim died (at most 8 steps) and eat its corpse, if
+        it lies on top and is safe; True when eating happened, None when it may still be
+        worth it later (another monster at hand), False when not."""
         nonlocal actions
         if victim.is_invisible_marker or victim.name in NEVER_MELEE:
             return False
         try:
-            if not await nh.is_safe_to_eat(victim.name, 0):
+            if not await nh.is_safe_to_eat(victim.name, age):
                 return False
         except Exception:
             return False
-        me = await nh.get_position()
-        if any(m.position.is_adjacent(me) for m in await hostiles_in_view()):
-            return False  # not with another monster at hand: eating takes turns
-        if (await nh.get_position()) != victim.position:
+        for _ in range(8):
+            me = await nh.get_position()
+            if any(m.position.is_adjacent(me) for m in await hostiles_in_view()):
+                return None  # not with another monster at hand: eating takes turns
+            if me == victim.position:
+                break
             if (await nh.get_current_level()).tile_at(victim.position).has_trap:
                 return False  # a rolling boulder trap killed a Cavewoman going back for a newt
-            res = await nh.move((await nh.get_position()).direction_to(victim.position))
+            res = await nh.move_to(victim.position)
             actions += 1
-            if res.game_over or (await nh.get_position()) != victim.position:
+            if res.game_over or not res.success:
                 return False
+        if (await nh.get_position()) != victim.position:
+            return False
         food = [i for i in await nh.get_items_here() if i.object_class == "food"]
         # The floor's first food is what "eat it?" offers first: only that very corpse.
         if not food or food[0].corpse_of != victim.name:
@@ -347,6 +354,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     choke_moves = 0  # steps taken towards a corridor or door to fight a pack from
     ammo_kind = None  # regex of the ammunition being shot, once archery has started
     shot_squares = set()  # (x, y, depth) along the lines shot: where the ammunition lies
+    corpses_due = []  # (monster, turn killed): fresh kills to eat once no monster is at hand
+    look_here = False  # look at the objects underfoot next round (after a meal on a pile)
     while actions < budget:
         # A round that acts not at all would spin for ever: a bound on rounds as well.
         rounds += 1
@@ -423,9 +432,13 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if result.game_over:
                 return await done("game_over", False)
             killed = any("You kill" in m or "You destroy" in m for m in result.messages)
-            if killed and eat and clean_floor and stats.hunger != HungerState.SATIATED and \
-                    await eat_fresh_corpse(target):
-                continue
+            if killed and eat and clean_floor and stats.hunger != HungerState.SATIATED:
+                ate = await eat_fresh_corpse(target)
+                if ate:
+                    look_here = True
+                    continue
+                if ate is None:
+                    corpses_due.append((target, stats.turn))  # once the fight is over
             if killed and stats.hunger.severity >= HungerState.HUNGRY.severity:
                 # A fresh corpse for a hungry hero: hand back so it can be eaten (eat_when_hungry).
                 return await done("hungry", False, hunger=stats.hunger.value, fresh_kill=target.name,
@@ -436,6 +449,18 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             continue
         if not hostile:
             choke_moves = 0
+            # A corpse left for later (shot at range, or killed with another monster at
+            # hand): eat it now if still fresh. Heroes who ate only when Hungry ran out
+            # of food: a third of the deaths came while fainting or starving.
+            if corpses_due and eat and stats.hunger != HungerState.SATIATED:
+                victim, killed_turn = corpses_due.pop()
+                age = stats.turn - killed_turn
+                if age <= 30 and victim.position.steps_to(hero) <= 8:
+                    look_here = await eat_fresh_corpse(victim, age) is not False
+                    if (await nh.get_stats()).hp <= 0:
+                        return await done("game_over", False)
+                continue
+            corpses_due.clear()  # Satiated: they will be too old by the time it wears off
         if archery and hostile and volleys < 15:
             level = await nh.get_current_level()
             occupied = {m.position for m in monsters}
@@ -447,6 +472,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             slot = await ammo_slot() if shots else None
             if slot is not None:
                 note_shot(hero, shots[0][1], stats.dungeon_level)
+                clean_floor = not await nh.get_items_at(shots[0][0].position)
                 res = await nh.throw(slot, shots[0][1])
                 actions += 1
                 volleys += 1  # shots at range since the last kill: a target out of reach wastes them
@@ -454,6 +480,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     return await done("game_over", False)
                 if any("You kill" in m or "You destroy" in m for m in res.messages):
                     volleys = 0
+                    if clean_floor:
+                        corpses_due.append((shots[0][0], stats.turn))
                 if res.success:
                     continue
         if stats.hunger.severity >= HungerState.HUNGRY.severity:
@@ -484,9 +512,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         # Objects walked onto: small valuables are taken at once; gear waits for the
         # strategist (corpses and rocks alone are not worth a decision).
         here = (hero.x, hero.y, stats.dungeon_level)
-        if last_pos is not None and last_pos != hero and here not in seen_piles:
+        if (look_here or last_pos is not None and last_pos != hero) and here not in seen_piles:
             msgs = " ".join(await nh.get_messages(3))
-            if "You see here" in msgs or "Things that are here" in msgs or "objects here" in msgs:
+            # (after a meal the messages are about eating: look at what else lies here)
+            if look_here or "You see here" in msgs or "Things that are here" in msgs or "objects here" in msgs:
                 seen_piles.add(here)
                 items = await nh.get_items_here()
                 gear = []
@@ -496,7 +525,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                         continue
                     mine = ammo_kind is not None and i.object_class == "weapon" and \
                         re.search(ammo_kind, (i.name or "").lower()) is not None
-                    if pick_up and (i.object_class in SMALL_VALUABLES or mine or
+                    # (rocks and gray stones are gem-class too: a loadstone cannot be
+                    # dropped, and 71 rocks left a Wizard Stressed and starving)
+                    stone = "rock" in text or "stone" in text
+                    if pick_up and (i.object_class in SMALL_VALUABLES and not stone or mine or
                                     i.object_class == "food" and _safe_food(i)):
                         res = await nh.pickup(i.text or i.name)
                         actions += 1
@@ -513,6 +545,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if gear and stop_for_gear:
                     return await done("items_here", True, at=hero, items=gear)
         last_pos = hero
+        look_here = False
         gold_look = (gold_look + 1) % 8
         if pick_up and not hostile:
             # Gold in view is score for a few steps: fetch it before exploring on. (Looked
@@ -526,6 +559,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     shot_squares.clear()  # nothing left in view to fetch
                 if gold is not None:
                     gold_tried.add((gold.x, gold.y, stats.dungeon_level))  # one try per pile
+                    if gold == hero:
+                        continue  # the map's memory of the square underfoot: look for the next
                     if gold != hero and len(await nh.find_path(gold)) <= 40:
                         gold_target = gold
             if gold_target is not None and gold_target != hero:

@@ -50,16 +50,16 @@ async def pickup_useful(
     lamps, unicorn horns, blindfolds, towels, whistles, mirrors, pick-axes); gems
     and glass. Never: boulders, statues, gray stones (one may be a loadstone),
     iron chains and balls, boxes, known-cursed things, or anything in a shop
-    ("for sale"). Each item is one pick-up; if one makes the hero Burdened it is
-    dropped again and the skill stops.
+    ("for sale"). Each item is one pick-up; one that would make the hero Burdened
+    is left where it lies (lighter ones are still taken).
 
     Parameters:
         max_items (int, 20): most items to pick up.
         take_gold (bool, True), take_food (bool, True), take_armor (bool, True).
 
     Stopped reasons: "picked_up" (success; data.items), "nothing_here",
-    "nothing_useful" (data.left says why items were left), "burdened" (data.items
-    taken before), "game_over".
+    "nothing_useful" (data.left says why items were left), "burdened" (something
+    was left as too heavy; data.items were taken), "game_over".
     """
     start = await nh.get_stats()
     turn0 = start.turn
@@ -185,6 +185,7 @@ async def pickup_useful(
         return await finish("nothing_useful", False)
 
     burdened = start.encumbrance != "Unencumbered"
+    too_heavy = False
     for rank, weight, text, why in plan[:max_items]:
         before = {i.slot: i.quantity for i in await nh.get_inventory()}
         res = await nh.pickup(text.lower())
@@ -192,7 +193,11 @@ async def pickup_useful(
         if res.game_over:
             return await finish("game_over", False)
         if not res.success:
-            left[text] = res.error or "pick-up failed"
+            if (res.error or "").startswith("too heavy"):
+                left[text] = "too heavy"  # the API will not let a pick-up burden the hero
+                too_heavy = True
+            else:
+                left[text] = res.error or "pick-up failed"
             continue
         taken.append(text)
         stats = await nh.get_stats()
@@ -207,4 +212,6 @@ async def pickup_useful(
                     taken.pop()
                     left[text] = "too heavy"
             return await finish("burdened", bool(taken))
+    if too_heavy:
+        return await finish("burdened", bool(taken))
     return await finish("picked_up", True)
