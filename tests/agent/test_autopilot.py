@@ -183,3 +183,24 @@ async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api)
         await api.send_keys(d.action)
     log = " ".join(await api.get_messages(200))
     assert "You hit the dust vortex" in log or "You destroy the dust vortex" in log, log
+
+
+async def test_an_acid_blob_in_the_doorway_is_fought_by_a_hero_with_hp_to_spare(make_api):
+    """An acid blob's touch only splashes acid; a Priestess waited 1,000 turns outside the
+    door it sat in and starved (seed 22)."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('b',\"acid blob\"),(3,1),hostile,asleep",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="priest", race="human", gender="female", alignment="neutral")
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "go_to", "ranged_attack"}
+    pilot = Autopilot()
+    pilot.explored(api)  # nothing else left to do here
+    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.skill_name == "melee_fight" and d.params["target"] == "acid blob", d

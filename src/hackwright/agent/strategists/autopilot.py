@@ -333,6 +333,15 @@ class Autopilot:
             return _decision("ranged_attack",
                              {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
                              f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+        # One whose touch only stings (an acid blob's acid, a mold's cold or fire, at most
+        # the HP below per blow) is killed when the hero has HP to spare: an acid blob sat
+        # in a doorway for 1,000 turns while a Priestess waited outside and starved.
+        stingers = [m for m in untouchable if m.position.steps_to(hero) <= 3
+                    and stats.hp >= self.STING_HP.get(m.name, 10_000)]
+        if (blocked or s.recent_stall or any(m.position.is_adjacent(hero) for m in stingers)) and stingers \
+                and ok("melee_fight"):
+            return _decision("melee_fight", {"target": stingers[0].name, "hp_threshold": 0.5},
+                             f"the {stingers[0].name} blocks the way; its touch only stings: kill it")
         # A shopkeeper at his post inside the door stays put unless the hero stands in line
         # with him (NetHack's shk_move): step next to him and he wanders off the way out.
         # (Heroes starved inside shops, 10,000 turns behind a shopkeeper who never moved.)
@@ -417,6 +426,11 @@ class Autopilot:
         s.fallback_turn = stats.turn
         return AgentDecision(type="direct_action", action="40s", reasoning="nothing works right now: "
                              "search for up to 40 turns and look again")
+
+    # Blockers whose passive harm is bounded, and the HP a hero needs to hit them: an
+    # acid blob splashes 1d8 (half the time), a yellow mold stuns, a red mold burns 4d4,
+    # green and brown molds 4d6 acid and 6d4 cold (only while they live, for the molds).
+    STING_HP = {"acid blob": 12, "yellow mold": 15, "red mold": 25, "green mold": 30, "brown mold": 30}
 
     LINGER_TURNS = 300
     # Elbereth goes down while HP is above one worst turn by this margin: engraving takes a
