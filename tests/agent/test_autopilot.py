@@ -204,3 +204,21 @@ async def test_an_acid_blob_in_the_doorway_is_fought_by_a_hero_with_hp_to_spare(
     pilot.explored(api)  # nothing else left to do here
     d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
     assert d.skill_name == "melee_fight" and d.params["target"] == "acid blob", d
+
+
+async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_not_stop(make_api):
+    """Half the heroes died with healing potions or attack wands unused in their packs."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('@',\"Elvenking\"),(3,1),hostile,asleep",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "quaff_or_zap_to_survive", "retreat_upstairs"}
+    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.skill_name == "quaff_or_zap_to_survive", d

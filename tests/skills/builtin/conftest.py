@@ -27,6 +27,7 @@ CHARACTERS = {
     "caveman": dict(role="caveman", race="human", gender="male", alignment="neutral"),
     "ranger": dict(role="ranger", race="human", gender="female", alignment="neutral"),
     "tourist": dict(role="tourist", race="human", gender="male", alignment="neutral"),
+    "healer": dict(role="healer", race="human", gender="female", alignment="neutral"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Scenarios for the escape skills (engrave_elbereth, retreat_upstairs)."""
+"""Scenarios for the escape skills (engrave_elbereth, retreat_upstairs, quaff_or_zap_to_survive)."""
 
 from __future__ import annotations
 
@@ -37,3 +37,29 @@ async def test_retreat_upstairs_climbs_back_to_level_1_after_descending(play):
     r = (await run_skill(api, "retreat_upstairs", force=True)).result
     assert r.stopped_reason == "went_up" and r.success, r
     assert (await api.get_stats()).dungeon_level == 1 and r.data["depth"] == 1
+
+
+async def test_a_healer_next_to_a_jackal_puts_it_to_sleep_with_her_wand(play):
+    api = play("jackal_adjacent", hero="healer")
+    r = (await run_skill(api, "quaff_or_zap_to_survive")).result
+    assert r.stopped_reason == "zapped" and r.success, r
+    assert "wand of sleep" in r.data["item"] and r.data["target"] == "jackal"
+    assert "sleep ray hits the jackal" in await message_log(api)
+
+
+async def test_a_hurt_healer_drinks_her_smallest_healing_potion_first(play):
+    api = play("empty_room", hero="healer")
+    before = {i.name: i.quantity for i in await api.get_inventory() if i.object_class == "potion"}
+    # (heal_below above 1: "hurt" even at full HP, as no test can wound her to order)
+    r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=1.01)).result
+    assert r.stopped_reason == "quaffed" and r.success, r
+    assert "potion of healing" in r.data["item"] or "potions of healing" in r.data["item"], r.data
+    after = {i.name: i.quantity for i in await api.get_inventory() if i.object_class == "potion"}
+    assert sum(after.values()) == sum(before.values()) - 1
+
+
+async def test_a_hero_with_nothing_to_drink_or_zap_says_so(play):
+    api = play("jackal_adjacent")
+    r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=1.01)).result
+    assert r.stopped_reason == "nothing_to_use" and not r.success and r.actions_taken == 0, r
+    assert "no healing potion" in r.data["why"]

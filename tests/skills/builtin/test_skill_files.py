@@ -26,7 +26,7 @@ EXPECTED = {
     "combat": {"melee_fight", "ranged_attack"},
     "resource": {"eat_when_hungry", "pray_when_safe", "rest_until_healed"},
     "inventory": {"pickup_useful", "lighten_load", "wear_better_armor", "wield_better_weapon"},
-    "escape": {"engrave_elbereth", "retreat_upstairs"},
+    "escape": {"engrave_elbereth", "retreat_upstairs", "quaff_or_zap_to_survive"},
 }
 
 

@@ -215,6 +215,12 @@ class Autopilot:
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
         if major and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
+        # Potions and wands: 20 of 40 heroes died carrying healing potions (Healers with
+        # eight), attack wands or both, unused.
+        kit = _emergency_kit(state["inventory"])
+        if major and kit.heal and ok(SURVIVE):
+            return _decision(SURVIVE, {"heal_below": 0.5}, "HP is critical and prayer is not safe: "
+                             "drink a healing potion")
         # Swallowed (a dust vortex, a fog cloud, a lurker above): every attack hits the
         # engulfer, whatever the direction; searching and eating inside one only let it
         # go on (a blinded Monk searched inside a dust vortex until it killed him).
@@ -228,11 +234,17 @@ class Autopilot:
                                  reasoning="engulfed: attack the engulfer from inside (any direction hits it)")
         if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
+        if major and adjacent and kit.wand and ok(SURVIVE):
+            return _decision(SURVIVE, {"heal_below": 0.5}, "HP is critical with a monster next to me: "
+                             "zap an attack wand at it")
         if major and adjacent and 200 < timeout <= gamble and ok("pray_when_safe"):
             # Elbereth did not hold and the next blow kills: a prayer that may come too
             # soon (Luck -3, an angry god) is better than certain death.
             return _decision("pray_when_safe", {"max_timeout": gamble},
                              "HP is critical, the monster is still next to me: pray even if it may be too soon")
+        if major and adjacent and kit.mystery and ok(SURVIVE):
+            return _decision(SURVIVE, {"heal_below": 0.5, "unknown": True},
+                             "HP is critical, no prayer, nothing known to help: try an unknown potion or wand")
         # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
         # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
         respecting = [m for m in adjacent if m.char != "@" and m.name not in ELBERETH_IGNORED]
@@ -243,6 +255,10 @@ class Autopilot:
         if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
+        if in_danger and adjacent and (kit.heal and hp_frac < 0.5 or kit.wand) and ok(SURVIVE):
+            return _decision(SURVIVE, {"heal_below": 0.5},
+                             f"in danger next to a {adjacent[0].name} that Elbereth does not stop: "
+                             "a healing potion or an attack wand")
         # Running for the stairs only pays when they are close or the monsters slow: a fox
         # or a dog bites the back of a fleeing hero all the way there (seeds 14, 19).
         stairs_close = bool(level.stairs_up) and stats.dungeon_level > 1 and (
@@ -264,8 +280,11 @@ class Autopilot:
         # (one decision for the whole level), strong ones with care.
         strong = [m for m in adjacent if m.threat_level > stats.xp_level + self.DANGER_MARGIN]
         if strong:
-            if ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+            if ok("engrave_elbereth") and not s.elbereth_failed_here(stats) and any(
+                    m.char != "@" and m.name not in ELBERETH_IGNORED for m in strong):
                 return _decision("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
+            if kit.wand and ok(SURVIVE):
+                return _decision(SURVIVE, {}, f"the {strong[0].name} is too strong to fight: zap a wand at it")
             if stairs_close and ok("retreat_upstairs"):
                 return _decision("retreat_upstairs", {}, f"the {strong[0].name} is too strong: leave upstairs")
         if adjacent and hp_frac >= 0.45 and stats.hp > self.DANGER_FACTOR * threat and not strong and ok("explore_and_fight"):
@@ -539,6 +558,34 @@ class Autopilot:
     def explored(self, api) -> None:
         bl = api.game.obs["blstats"]
         self.state.explored_levels.add((int(bl[23]), int(bl[24])))
+
+
+SURVIVE = "quaff_or_zap_to_survive"
+HEALING_POTIONS = ("potion of healing", "potions of healing", "potion of extra healing",
+                   "potions of extra healing", "potion of full healing", "potions of full healing")
+ATTACK_WANDS = ("wand of sleep", "wand of cold", "wand of fire", "wand of lightning", "wand of magic missile",
+                "wand of striking", "wand of teleportation", "wand of slow monster")
+
+
+@dataclass
+class EmergencyKit:
+    """What quaff_or_zap_to_survive could use: healing potions, attack wands, unknown ones."""
+
+    heal: bool
+    wand: bool
+    mystery: bool
+
+
+def _emergency_kit(inventory) -> EmergencyKit:
+    names = [((i.name or "").lower(), i) for i in inventory]
+    heal = any(any(h in n for h in HEALING_POTIONS) for n, i in names if i.object_class == "potion")
+    charged = [(n, i) for n, i in names if i.object_class == "wand" and "(0:0)" not in (i.text or "")
+               and "(0:-1)" not in (i.text or "")]
+    wand = any(any(w in n for w in ATTACK_WANDS) for n, _ in charged)
+    mystery = any(" of " not in n for n, i in names if i.object_class == "potion"
+                  and i.blessed_cursed_unknown != "cursed" and "water" not in n and "clear" not in n) or \
+        any(" of " not in n for n, _ in charged)
+    return EmergencyKit(heal, wand, mystery)
 
 
 THROWN = ("dagger", "knife", "spear", "javelin", "dart", "shuriken")

@@ -1,0 +1,121 @@
+import re
+
+CATEGORY = "escape"
+TRIGGERS = ("level_change",)
+
+HEALING = ("full healing", "extra healing", "healing")
+# Wands worth zapping at a monster about to kill the hero, best first: sleep stops it,
+# the rays and striking hurt it, teleportation sends it elsewhere, slow monster halves it.
+ATTACK_WANDS = ("sleep", "cold", "fire", "lightning", "magic missile", "striking", "teleportation",
+                "slow monster")
+# Known wands that never help in a fight (or make it worse).
+USELESS_WANDS = ("create monster", "speed monster", "make invisible", "polymorph", "light", "nothing",
+                 "opening", "locking", "probing", "undead turning", "enlightenment", "secret door detection",
+                 "wishing", "digging", "cancellation")
+
+
+def _kind(item, word):
+    """'healing' for "a potion of healing", None for an unidentified "bubbly potion"."""
+    m = re.search(word + r"s? of ([a-z ]+?)(?: called| named|\s*\(|$)", (item.name or item.text or "").lower())
+    return m.group(1).strip() if m else None
+
+
+def _empty(item):
+    return "(0:0)" in (item.text or "") or "(0:-1)" in (item.text or "")
+
+
+async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True, unknown: bool = False) -> SkillResult:
+    """Use one carried item to live through the next turns: drink a healing potion, or zap a wand at the worst monster next to you.
+
+    For when prayer is not safe and Elbereth does not help (or as well as it). In
+    order:
+    1. HP below `heal_below` of max: drink a known potion of healing, extra healing
+       or full healing (the smallest that brings HP near full; full healing last).
+    2. `zap` and a hostile monster adjacent: zap a known attack wand at the most
+       dangerous one (sleep, cold, fire, lightning, magic missile, striking,
+       teleportation, slow monster; never an empty one).
+    3. `unknown`: with HP below `heal_below`, drink an unidentified potion that is
+       not known to be cursed (about one in nine heals; sleep or blindness may
+       follow); else, with a monster adjacent, zap an unidentified wand at it.
+    One item is used per run: run it again next turn if still needed.
+
+    Parameters:
+        heal_below (float, 0.5): drink only below this fraction of max HP.
+        zap (bool, True): zap wands at an adjacent hostile.
+        unknown (bool, False): try unidentified potions and wands too (a last resort).
+
+    Stopped reasons: "quaffed" (success; data.item), "zapped" (success; data.item,
+    data.target), "nothing_to_use" (data.why), "failed" (data.error), "game_over".
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    actions = 0
+
+    async def finish(reason, success, **data):
+        s = await nh.get_stats()
+        data["hp"] = s.hp
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    inventory = await nh.get_inventory()
+    potions = [i for i in inventory if i.object_class == "potion"]
+    wands = [i for i in inventory if i.object_class == "wand" and not _empty(i)]
+    hurt = start.max_hp > 0 and start.hp < start.max_hp * heal_below
+
+    async def drink(item):
+        nonlocal actions
+        res = await nh.quaff(item.slot)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if not res.success:
+            return await finish("failed", False, item=item.text, error=res.error)
+        return await finish("quaffed", True, item=item.text, messages=res.messages[-3:])
+
+    if hurt:
+        healing = [(HEALING.index(_kind(p, "potion")), p) for p in potions if _kind(p, "potion") in HEALING]
+        if healing:
+            missing = start.max_hp - start.hp
+            # healing restores about 6d4, extra healing 6d8, full healing everything:
+            # the smallest that does the job, so the big ones last.
+            order = {"healing": 0 if missing <= 20 else 1, "extra healing": 0 if missing > 20 else 1,
+                     "full healing": 2}
+            healing.sort(key=lambda t: (order[HEALING[t[0]]], t[1].blessed_cursed_unknown == "cursed"))
+            return await drink(healing[0][1])
+
+    hero = start.position
+    adjacent = [m for m in await nh.get_visible_monsters()
+                if not m.is_peaceful and not m.is_tame and m.position.is_adjacent(hero)]
+    target = max(adjacent, key=lambda m: m.threat_level) if adjacent else None
+
+    async def zap_at(item):
+        nonlocal actions
+        res = await nh.zap(item.slot, hero.direction_to(target.position))
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if not res.success:
+            return await finish("failed", False, item=item.text, error=res.error)
+        return await finish("zapped", True, item=item.text, target=target.name, messages=res.messages[-3:])
+
+    if zap and target is not None:
+        known = [(ATTACK_WANDS.index(_kind(w, "wand")), w) for w in wands if _kind(w, "wand") in ATTACK_WANDS]
+        if known:
+            known.sort(key=lambda t: t[0])
+            return await zap_at(known[0][1])
+
+    if unknown:
+        if hurt:
+            mystery = [p for p in potions if _kind(p, "potion") is None and p.blessed_cursed_unknown != "cursed"
+                       and "water" not in (p.name or "") and "clear" not in (p.name or "")]  # clear: water
+            if mystery:
+                return await drink(mystery[0])
+        if zap and target is not None:
+            mystery = [w for w in wands if _kind(w, "wand") is None]
+            if mystery:
+                return await zap_at(mystery[0])
+
+    why = "no healing potion" if hurt else "HP is not low"
+    if zap:
+        why += "; " + ("no attack wand" if target is not None else "no hostile monster adjacent")
+    return await finish("nothing_to_use", False, why=why)
