@@ -222,3 +222,26 @@ async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_no
              "quaff_or_zap_to_survive", "retreat_upstairs"}
     d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
     assert d.skill_name == "quaff_or_zap_to_survive", d
+
+
+async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_each_round(make_api):
+    """A Barbarian shut in two rooms on Dlvl 1 searched one corridor square for 7,000 turns
+    (the fallback) and starved (seed 28)."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    api = make_api(room_des(["------", "|....|", "|....|", "------"], hero=(1, 1)), seed=0, role="barbarian",
+                   race="human", gender="female", alignment="neutral")
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    names = {"explore_level", "explore_and_fight", "rest_until_healed", "descend"}
+    pilot = Autopilot()
+    pilot.explored(api)
+    level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
+    pilot.state.failures["explore_level"] = 3  # it kept finding nothing
+    pilot.state.failed_at["explore_level"] = state["stats"].turn
+    pilot.state.search_rounds[level] = 2
+    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.skill_name == "explore_level" and d.params["searches_per_spot"] == 60, d

@@ -49,6 +49,7 @@ class AutopilotState:
     decision_turns: list = field(default_factory=list)  # game turn of each of the last 25 decisions
     shop_tries: dict = field(default_factory=dict)  # level -> decisions spent getting past a shopkeeper
     load_seen: str = ""  # the inventory when lighten_load last ran
+    search_rounds: dict = field(default_factory=dict)  # level -> searches for a way on that found none
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -121,6 +122,9 @@ class Autopilot:
         if skill == "explore_level" and result is not None and result.stopped_reason in (
                 "search_exhausted", "blocked") and (result.data or {}).get("stairs_down"):
             s.mines_ok.add(level)  # searched in vain: the Mines are the only way on
+        if skill == "explore_level" and result is not None and result.stopped_reason in (
+                "search_exhausted", "blocked") and not (result.data or {}).get("stairs_down"):
+            s.search_rounds[level] = s.search_rounds.get(level, 0) + 1
         if int(bl[nh.NLE_BL_XP]) != s.cap_xl:  # a new level raises the cap by itself
             s.cap_xl = int(bl[nh.NLE_BL_XP])
             s.capped_turns = 0
@@ -431,6 +435,15 @@ class Autopilot:
         if "explore_level" in have and ok("explore_level"):
             # No way down known yet: exploring again searches for hidden passages.
             return _decision("explore_level", search, "look again for the way down: search for hidden passages")
+        # Searched every likely spot its share and found nothing: search them all again,
+        # longer each round (a hidden door is found one search in seven at Luck 0, far
+        # less after a failed prayer). A Barbarian shut in two rooms on Dlvl 1 otherwise
+        # searched one corridor square for 7,000 turns and starved.
+        rounds = s.search_rounds.get(level_key, 0)
+        if way_down is None and level_key in s.explored_levels and "explore_level" in have and 0 < rounds <= 12:
+            share = 15 * 2 ** min(rounds, 4)
+            return _decision("explore_level", dict(search, searches_per_spot=share, max_search_turns=600),
+                             f"no way on found: search every likely spot again, {share} times each")
         from ..decisions import AgentDecision
 
         # Every skill has failed here lately: let time pass (monsters move, HP comes back)
