@@ -407,3 +407,24 @@ async def test_no_door_is_kicked_while_the_town_watch_is_about(make_api):
         assert (await api.move_to(door.offset("w"))).success
     res = await api.kick("e")
     assert not res.success and "watch" in res.error
+
+
+async def test_no_door_is_kicked_on_a_level_where_a_shopkeeper_was_heard(make_api):
+    """A shop's "Closed for inventory" notice wears away under feet; a Barbarian kicked such
+    a door on a level full of cash-register chimes, and the shopkeeper killed him (seed 10)."""
+    from pathlib import Path
+
+    from hackwright.api.nethack_api import _SHOP_SOUNDS
+
+    assert _SHOP_SOUNDS.search("You hear the chime of a cash register.")
+    assert _SHOP_SOUNDS.search("You hear someone cursing shoplifters.")
+    assert not _SHOP_SOUNDS.search("You hear someone counting money.")  # a vault's guard, not a shop
+    des = (Path(__file__).resolve().parents[1] / "levels" / "locked_door.des").read_text()
+    api = make_api(des, seed=0, extra={"pet": False})
+    level = await api.get_current_level()
+    door = next(t.position for row in level.tiles for t in row if t.feature == "closed door")
+    while not (await api.get_position()).is_adjacent(door):
+        assert (await api.move_to(door.offset("w"))).success
+    api._shop_levels.add(api._where()[:2])  # as when "You hear the chime of a cash register." came
+    res = await api.kick("e")
+    assert not res.success and "shopkeeper" in res.error

@@ -100,6 +100,7 @@ class NetHackAPI:
         self._prayer = knowledge.PrayerClock()
         self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
         self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
+        self._shop_levels: set[tuple[int, int]] = set()  # levels where a shopkeeper was heard
         self._fever_seen = 0  # messages_seen already scanned for it
         self._cache: dict[str, Any] = {}
         self._cache_step = -1
@@ -135,6 +136,7 @@ class NetHackAPI:
         self._lycanthropy = False
         self._fever_seen = 0
         self._watched_levels = set()
+        self._shop_levels = set()
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -530,6 +532,8 @@ class NetHackAPI:
         self._kb.settle(ex, rules)
         self.actions_taken += 1
         self._refresh()
+        if any(_SHOP_SOUNDS.search(m) for m in ex.messages):
+            self._shop_levels.add(self._where()[:2])
         self._after_action()
         if self._game.done:
             return ActionResult(False, ex.messages, True, True, "the hero died (game over)", game_over=True)
@@ -893,9 +897,10 @@ class NetHackAPI:
 
     async def kick(self, direction: str) -> ActionResult:
         """Kick in a direction (can break doors). Refuses to kick a shop's door: a
-        locked shop door ("Closed for inventory" written in front of it, or a
-        shopkeeper in view) brings the shopkeeper out to kill you; and any door
-        while the town watch is about (Minetown), who arrest door-breakers."""
+        locked shop door ("Closed for inventory" written in front of it, a
+        shopkeeper in view, or any door on a level where a shopkeeper was heard)
+        brings the shopkeeper out to kill you; and any door while the town watch is
+        about (Minetown), who arrest door-breakers."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -907,6 +912,11 @@ class NetHackAPI:
             if _closed_for_inventory(recent) or keeper:
                 return self._fail("that is a shop's door (closed for inventory): kicking it brings the "
                                   "shopkeeper out to kill you; explore elsewhere")
+            # The notice wears away under feet; the shopkeeper's noises do not lie. (A
+            # Barbarian kicked a door whose notice was gone, and the shopkeeper killed him.)
+            if self._where()[:2] in self._shop_levels:
+                return self._fail("a shopkeeper was heard on this level, and a locked door may be his: "
+                                  "kicking it brings him out to kill you; find another way")
             # Minetown's watch arrests door-breakers (the whole watch turns hostile).
             watch = any(m.name in ("watchman", "watch captain")
                         for m in observe.visible_monsters(self._obs(), self._hero()))
@@ -1268,6 +1278,9 @@ _RUBOUTS = {"A": "^", "B": "Pb[", "C": "(", "D": "|)", "E": "|FL[_", "F": "|-", 
             "U": "J", "V": "/\\", "W": "V/\\", "Z": "/", "b": "|", "d": "c|", "e": "c", "g": "c", "h": "n",
             "j": "i", "k": "|", "l": "|", "m": "nr", "n": "r", "o": "c", "q": "c", "w": "v", "y": "v"}
 _SHOP_NOTICE = "Closed for inventory"
+# What a tended shop on the level sounds like from outside it (NetHack's dosounds).
+_SHOP_SOUNDS = re.compile(r"You hear someone cursing shoplifters|You hear the chime of a cash register|"
+                          r"You hear Neiman and Marcus arguing")
 
 
 def _thrown(ex: Exchange, before: tuple, after: tuple) -> bool:
