@@ -256,6 +256,15 @@ class Autopilot:
         # a soldier ant can take 30 HP, a jackal 2.
         threat = sum([await self._hit_potential(api, m.name) for m in adjacent])
         in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= self.DANGER_FACTOR * threat and hp_frac < 0.8)
+        # Slower than the hero (a rothe, a zombie): walking away beats Elbereth, which takes
+        # a turn and comes out smudged one time in four. Rothes, three bites a turn, killed
+        # seven heroes who stood and engraved.
+        outrun = bool(adjacent) and stats.encumbrance == "Unencumbered" and all(
+            [await self._speed(api, m.name) < 12 for m in adjacent])
+        if in_danger and outrun and level.stairs_up is not None and stats.dungeon_level > 1 and \
+                level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs"):
+            return _decision("retreat_upstairs", {"hp_threshold": 0.95},
+                             f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
         if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
