@@ -245,3 +245,30 @@ async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_ea
     pilot.state.search_rounds[level] = 2
     d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
     assert d.skill_name == "explore_level" and d.params["searches_per_spot"] == 60, d
+
+
+async def test_a_floating_eye_that_has_shut_a_dead_end_for_long_is_hit_at_full_health(make_api):
+    """Floating eyes in dead ends and doorways were the commonest stall: four heroes
+    starved beside one with no room to step away and nothing to throw."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('e',\"floating eye\"),(2,1),hostile,asleep", hero=(1, 1))
+    api = make_api(des, seed=0, role="priest", race="human", gender="male", alignment="neutral")
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
+    level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
+    pilot.state.make_room_until = 0
+    first = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert first.type != "direct_action" or not first.action.startswith("F"), first  # not at once
+    pilot.state.eye_stall_since[level] = state["stats"].turn - Autopilot.EYE_PATIENCE
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.type == "direct_action" and d.action == "Fl", d

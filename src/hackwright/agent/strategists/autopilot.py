@@ -50,6 +50,7 @@ class AutopilotState:
     shop_tries: dict = field(default_factory=dict)  # level -> decisions spent getting past a shopkeeper
     load_seen: str = ""  # the inventory when lighten_load last ran
     search_rounds: dict = field(default_factory=dict)  # level -> searches for a way on that found none
+    eye_stall_since: dict = field(default_factory=dict)  # level -> turn a floating eye first blocked the way
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -209,6 +210,16 @@ class Autopilot:
         if "Lycanthropy" in effects and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "lycanthropy from a were-creature's bite: pray it away")
 
+        # Blind where peacefuls that kill live (Minetown's watch, a shopkeeper, a priest):
+        # every step may bump one unseen, which angers it ("Wait! There's something
+        # there you can't see! It gets angry!" — the watch killed a Cavewoman so). Wait
+        # for sight to come back.
+        if "Blind" in effects and not adjacent and hunger.severity < HungerState.WEAK.severity and (
+                level_key[:2] in getattr(api, "_watched_levels", ()) or getattr(api, "_near_peaceful_keepers", bool)()):
+            from ..decisions import AgentDecision
+
+            return AgentDecision(type="direct_action", action="20s", reasoning="blind where the watch or a "
+                                 "shopkeeper may stand unseen: wait for sight before walking into one")
         # 1. emergency: Weak from hunger in a fight, or with nothing to eat. A prayer fixes
         # the worst trouble first, and hunger outranks HP: pray now, while HP is fine, or a
         # later prayer for HP may only fill the stomach (seed 7 died so). Monsters cannot
@@ -414,6 +425,24 @@ class Autopilot:
                 return _decision("go_to", {"x": spot.x, "y": spot.y, "max_steps": 60},
                                  f"the {eye.name} blocks the way and I cannot shoot it: step well away "
                                  "and give it room to move")
+        # A floating eye that has kept the only way shut for hundreds of turns (in a dead
+        # end, between two doors, beside a boulder), with nothing left to shoot or zap:
+        # four heroes starved so. Hit it after all, at full health and with no other
+        # monster about: a hit that does not kill it freezes the hero for up to ~200
+        # turns, which alone on a quiet level is mostly survived; starving is not.
+        eyes = [m for m in untouchable if m.name == "floating eye" and m.position.is_adjacent(hero)]
+        if (blocked or s.recent_stall) and eyes:
+            s.eye_stall_since.setdefault(level_key, stats.turn)
+            others = [m for m in hostile if m.name != "floating eye" and m.position.steps_to(hero) <= 10]
+            if stats.turn - s.eye_stall_since[level_key] >= self.EYE_PATIENCE and not others and \
+                    hp_frac >= 0.9 and hunger.severity < HungerState.WEAK.severity:
+                if kit.wand and ok(SURVIVE):
+                    return _decision(SURVIVE, {}, "a floating eye has blocked the way for long: zap a wand at it")
+                from ..decisions import AgentDecision
+
+                return AgentDecision(type="direct_action", action="F" + _VI_KEYS[hero.direction_to(eyes[0].position)],
+                                     reasoning="a floating eye has blocked the only way for hundreds of turns "
+                                               "and nothing else works: hit it, alone and at full health")
         # A weak peaceful (a lichen, a newt) standing in the only way on for good: anger
         # it and fight (alignment -1) rather than wait thousands of turns.
         if blocked and level_key in s.explored_levels and ok("melee_fight"):
@@ -472,6 +501,8 @@ class Autopilot:
     # acid blob splashes 1d8 (half the time), a yellow mold stuns, a red mold burns 4d4,
     # green and brown molds 4d6 acid and 6d4 cold (only while they live, for the molds).
     STING_HP = {"acid blob": 12, "yellow mold": 15, "red mold": 25, "green mold": 30, "brown mold": 30}
+
+    EYE_PATIENCE = 400  # turns a floating eye may block the only way before it is hit
 
     LINGER_TURNS = 300
     # Elbereth goes down while HP is above one worst turn by this margin: engraving takes a
@@ -654,6 +685,7 @@ def _room_to_wait(level, hero: Position, blocker: Position, occupied: set) -> Op
 
 
 _DOORS = ("doorway", "open door", "closed door")
+_VI_KEYS = {"n": "k", "s": "j", "e": "l", "w": "h", "ne": "u", "nw": "y", "se": "n", "sw": "b"}
 
 
 def _items_on(api, hero: Position) -> bool:
