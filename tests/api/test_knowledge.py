@@ -336,4 +336,8 @@ def test_a_starving_hero_eats_a_fresh_little_dog_or_kobold_but_never_a_cockatric
     assert k.is_safe_to_eat("kobold", 3, priest, starving_hp=20)
     assert not k.is_safe_to_eat("cockatrice", 3, priest, starving_hp=60)
     assert not k.is_safe_to_eat("little dog", 200, priest, starving_hp=60)  # rot is never worth it
+    # never tainted before 60 turns: a Weak hero takes a kill up to 55 turns old
+    assert not k.is_safe_to_eat("jackal", 50, priest)
+    assert k.is_safe_to_eat("jackal", 50, priest, starving_hp=20)
+    assert not k.is_safe_to_eat("jackal", 56, priest, starving_hp=20)
     assert not k.is_safe_to_eat("werejackal", 3, priest, starving_hp=60)

@@ -857,9 +857,12 @@ def eater_for(race: str, role: str = "", xp_level: int = 1, resistances: Iterabl
 # A corpse's rot is age / (10 + rn2(20)), +2 if cursed: above 5 it is tainted
 # (deadly food poisoning), above 3 it may make you ill. Uncursed corpses are
 # tainted at the earliest at age 60 and can sicken from age 40 (cursed ones:
-# 40 and 20). Corpses of kills are uncursed, but the hero's count of turns may
-# be off, so anything older than this is refused.
-SAFE_CORPSE_AGE = 30
+# 40 and 20). Corpses of kills are uncursed, and the API counts their age from
+# the kill message, so anything up to 39 turns is safe and older is refused.
+SAFE_CORPSE_AGE = 39
+# Weak from hunger, a kill up to this old is worth it: never tainted, at worst
+# "rotten" (a few turns confused, blind or asleep) — fainting kills more heroes.
+STARVING_CORPSE_AGE = 55
 
 
 def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[Eater] = None,
@@ -870,8 +873,9 @@ def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[E
     ``turns_old`` the turns since it died (None = unknown age); ``eater`` the
     hero (None = unknown race/role, no resistances: the most careful answer).
     ``starving_hp``: the hero is Weak or worse from hunger with this many HP, so
-    lesser harms beat fainting to death: a dog or cat (aggravation) is eaten, and
-    a poisonous corpse too with more than 15 HP (its poison takes at most 15).
+    lesser harms beat fainting to death: a dog or cat (aggravation) is eaten, a
+    poisonous corpse too with more than 15 HP (its poison takes at most 15), and a
+    kill up to ``STARVING_CORPSE_AGE`` turns old (never tainted; at worst rotten).
 
     Refused: Riders (fatal); cockatrice, chickatrice, Medusa (stoning; refused
     even for a stone-resistant hero: the gain is tiny and a wrong belief about
@@ -916,9 +920,10 @@ def corpse_verdict(corpse_name: str, turns_old: Optional[int], eater: Optional[E
             pass  # eat.c exempts acid blobs from tainting; old ones at worst cause mild illness
         elif turns_old is None:
             return False, "unknown age: an old corpse may be tainted (deadly food poisoning)"
-        elif turns_old > SAFE_CORPSE_AGE:
+        elif turns_old > (SAFE_CORPSE_AGE if starving_hp is None else STARVING_CORPSE_AGE):
+            limit = SAFE_CORPSE_AGE if starving_hp is None else STARVING_CORPSE_AGE
             return False, (
-                f"{turns_old} turns old: corpses older than {SAFE_CORPSE_AGE} turns may be rotten or "
+                f"{turns_old} turns old: corpses older than {limit} turns may be rotten or "
                 "tainted (deadly food poisoning)"
             )
 
