@@ -273,6 +273,7 @@ async def explore_level(
     kicked = 0
     skip = set()  # frontier squares given up on
     shut = set()  # doors that stay shut: shop doors, kicked too often
+    refused = 0  # failed steps in a row (they take no game time)
     bad_spots = set()
     kicks = collections.Counter()
     fails = collections.Counter()
@@ -471,7 +472,13 @@ async def explore_level(
         if res.game_over:
             return await finish("game_over", False, game_over=True)
         if res.success:
+            refused = 0
             continue
+        # Refusals cost no game time: a run of them is a loop (a Barbarian tried one
+        # locked door 480 times a call, for thousands of calls).
+        refused += 1
+        if refused >= 30:
+            return await finish("blocked", False, error=res.error)
         err = (res.error or "").lower()
         if "locked" in err and d:
             door = hero.offset(d)
