@@ -272,3 +272,24 @@ async def test_a_floating_eye_that_has_shut_a_dead_end_for_long_is_hit_at_full_h
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
     assert d.type == "direct_action" and d.action == "Fl", d
+
+
+async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make_api):
+    """A Knight stood in a room's corner behind three floating eyes for hundreds of turns."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    eyes = "\n".join(f"MONSTER:('e',\"floating eye\"),({x},{y}),hostile,asleep" for x, y in ((4, 1), (4, 2), (5, 2)))
+    api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], eyes, hero=(5, 1)), seed=0,
+                   role="knight", race="human", gender="male", alignment="lawful", extra={"pet": False})
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    assert sum(m.name == "floating eye" for m in state["monsters"]) == 3
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
+    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.type == "direct_action" and d.action.startswith("F"), d

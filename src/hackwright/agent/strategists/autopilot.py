@@ -328,7 +328,10 @@ class Autopilot:
                     sum(1 for i in state["inventory"] if i.object_class == "food"))
         if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry") and food_key != s.no_food:
             s.asked_food = food_key
-            return _decision("eat_when_hungry", {"kills": kills} if kills else {}, f"I am {hunger.value}")
+            params = {"kills": kills} if kills else {}
+            if hunger.severity >= HungerState.WEAK.severity:
+                params["max_walk"] = 20  # a kill up to 55 turns old is food now: worth a longer walk
+            return _decision("eat_when_hungry", params, f"I am {hunger.value}")
         if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
             if hunger.severity >= HungerState.FAINTING.severity and timeout <= gamble:
                 return _decision("pray_when_safe", {"max_timeout": gamble},
@@ -434,7 +437,12 @@ class Autopilot:
         if (blocked or s.recent_stall) and eyes:
             s.eye_stall_since.setdefault(level_key, stats.turn)
             others = [m for m in hostile if m.name != "floating eye" and m.position.steps_to(hero) <= 10]
-            if stats.turn - s.eye_stall_since[level_key] >= self.EYE_PATIENCE and not others and \
+            # Boxed in (eyes and walls on every side): nothing will change, no waiting.
+            occupied = {m.position for m in monsters}
+            boxed = not any(level.tile_at(p).is_walkable and p not in occupied
+                            for p in (hero.offset(d) for d in _VI_KEYS) if p.on_map())
+            patience = 0 if boxed else self.EYE_PATIENCE
+            if stats.turn - s.eye_stall_since[level_key] >= patience and not others and \
                     hp_frac >= 0.9 and hunger.severity < HungerState.WEAK.severity:
                 if kit.wand and ok(SURVIVE):
                     return _decision(SURVIVE, {}, "a floating eye has blocked the way for long: zap a wand at it")
