@@ -49,6 +49,12 @@ def _remember(memory, monsters, hero, turn):
     return set(memory)
 
 
+# Rounds in a row that found nowhere to step: each walks the whole level a few times, so
+# sixty of them (the old bound) cost half a minute a call when the hero was walled in by
+# floating eyes, and a game crawled at a few turns a minute.
+MAX_IDLE = 12
+
+
 def _neighbours(level, p):
     rows, cols = len(level.tiles), len(level.tiles[0])
     for name, (dx, dy) in STEPS.items():
@@ -322,7 +328,7 @@ async def explore_level(
             return await nh.open_door(d), d
         return await nh.move(d), d
 
-    while actions < max_actions and idle < 60:
+    while actions < max_actions and idle < MAX_IDLE:
         stats = await nh.get_stats()
         if (stats.branch, stats.level_in_branch) != here:
             return await finish("level_changed", False, depth=stats.dungeon_level)
@@ -497,6 +503,6 @@ async def explore_level(
         fails[goal] += 1
         if fails[goal] >= 6:  # e.g. a stuck door, a trap holding the hero: try elsewhere
             skip.add(goal)
-    if idle >= 60:
+    if idle >= MAX_IDLE:
         return await finish("blocked", False)
     return await finish("budget", False)
