@@ -293,3 +293,20 @@ async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
     d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
     assert d.type == "direct_action" and d.action.startswith("F"), d
+
+
+async def test_a_hero_boxed_in_by_peaceful_floating_eyes_waits_for_them_to_drift_off(make_api):
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    eyes = "\n".join(f"MONSTER:('e',\"floating eye\"),({x},{y}),peaceful,asleep" for x, y in ((4, 1), (4, 2), (5, 2)))
+    api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], eyes, hero=(5, 1)), seed=0,
+                   role="knight", race="human", gender="male", alignment="lawful", extra={"pet": False})
+    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
+             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    assert all(m.is_peaceful for m in state["monsters"] if m.name == "floating eye")
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
+    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    assert d.type == "direct_action" and d.action == "20s", d

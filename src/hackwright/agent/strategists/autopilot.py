@@ -434,13 +434,21 @@ class Autopilot:
         # monster about: a hit that does not kill it freezes the hero for up to ~200
         # turns, which alone on a quiet level is mostly survived; starving is not.
         eyes = [m for m in untouchable if m.name == "floating eye" and m.position.is_adjacent(hero)]
-        if (blocked or s.recent_stall) and eyes:
+        # Boxed in (monsters and walls on every side): nothing a skill tries can work.
+        occupied = {m.position for m in monsters}
+        boxed = not any(level.tile_at(p).is_walkable and p not in occupied
+                        for p in (hero.offset(d) for d in _VI_KEYS) if p.on_map())
+        if boxed and not eyes and not any(m.position.is_adjacent(hero) for m in hostile):
+            # Peacefuls all round (three peaceful floating eyes held a Knight in a corner):
+            # they drift off in time; wait cheaply rather than plan walks that cannot start.
+            from ..decisions import AgentDecision
+
+            return AgentDecision(type="direct_action", action="20s",
+                                 reasoning="boxed in by peaceful monsters: wait for one to move off")
+        if (blocked or s.recent_stall or boxed) and eyes:
             s.eye_stall_since.setdefault(level_key, stats.turn)
             others = [m for m in hostile if m.name != "floating eye" and m.position.steps_to(hero) <= 10]
-            # Boxed in (eyes and walls on every side): nothing will change, no waiting.
-            occupied = {m.position for m in monsters}
-            boxed = not any(level.tile_at(p).is_walkable and p not in occupied
-                            for p in (hero.offset(d) for d in _VI_KEYS) if p.on_map())
+            # Boxed in by eyes: nothing will change, no waiting.
             patience = 0 if boxed else self.EYE_PATIENCE
             if stats.turn - s.eye_stall_since[level_key] >= patience and not others and \
                     hp_frac >= 0.9 and hunger.severity < HungerState.WEAK.severity:
