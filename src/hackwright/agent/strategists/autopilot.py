@@ -125,7 +125,7 @@ class Autopilot:
             s.mines_ok.add(level)  # searched in vain: the Mines are the only way on
         if skill == "explore_level" and result is not None and result.stopped_reason in (
                 "search_exhausted", "blocked") and not (result.data or {}).get("stairs_down"):
-            s.search_rounds[level] = s.search_rounds.get(level, 0) + 1
+            s.search_rounds.setdefault(level, 1)  # searched in vain once: rounds may start
         if int(bl[nh.NLE_BL_XP]) != s.cap_xl:  # a new level raises the cap by itself
             s.cap_xl = int(bl[nh.NLE_BL_XP])
             s.capped_turns = 0
@@ -447,7 +447,9 @@ class Autopilot:
                                  reasoning="boxed in by peaceful monsters: wait for one to move off")
         if (blocked or s.recent_stall or boxed) and eyes:
             s.eye_stall_since.setdefault(level_key, stats.turn)
-            others = [m for m in hostile if m.name != "floating eye" and m.position.steps_to(hero) <= 10]
+            # (nobody else can reach a hero boxed in: the eyes fill every way in)
+            others = [] if boxed else [m for m in hostile if m.name != "floating eye" and
+                                      m.position.steps_to(hero) <= 10]
             # Boxed in by eyes: nothing will change, no waiting.
             patience = 0 if boxed else self.EYE_PATIENCE
             if stats.turn - s.eye_stall_since[level_key] >= patience and not others and \
@@ -494,7 +496,11 @@ class Autopilot:
         # less after a failed prayer). A Barbarian shut in two rooms on Dlvl 1 otherwise
         # searched one corridor square for 7,000 turns and starved.
         rounds = s.search_rounds.get(level_key, 0)
-        if way_down is None and level_key in s.explored_levels and "explore_level" in have and 0 < rounds <= 12:
+        # (counted as they are asked for: a round that ends at once without a search,
+        # e.g. walled in, must not be asked for again and again)
+        if way_down is None and level_key in s.explored_levels and "explore_level" in have and 0 < rounds <= 12 \
+                and not (last is not None and last.turns_elapsed == 0):
+            s.search_rounds[level_key] = rounds + 1
             share = 15 * 2 ** min(rounds, 4)
             return _decision("explore_level", dict(search, searches_per_spot=share, max_search_turns=600),
                              f"no way on found: search every likely spot again, {share} times each")
