@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from hackwright.agent.loop import Agent, EpisodeConfig
+
+
+async def game_state(api) -> dict:
+    """What the agent loop hands the strategist: stats, level map, monsters in view, inventory."""
+    return {"stats": await api.get_stats(), "level": await api.get_current_level(),
+            "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+
+
+async def decide(pilot, api, names: set, state: dict):
+    """One autopilot decision on this game, with only the skills in ``names`` available."""
+    return await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
 
 
 def episode(tmp_path, **kw) -> EpisodeConfig:
@@ -49,27 +62,22 @@ async def test_a_soldier_ant_is_far_more_dangerous_to_stand_next_to_than_a_jacka
 async def test_a_cockatrice_biting_the_hero_gets_elbereth_not_a_rest(make_api):
     """Never meleed bare-handed, a cockatrice was "not adjacent" to the autopilot, which rested
     beside it until its hissing turned a Monk to stone (seed 38)."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
     des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('c',\"cockatrice\"),(3,1),hostile",
                    hero=(2, 1))
     api = make_api(des, seed=0, role="monk", race="human", gender="male", alignment="neutral")
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     assert any(m.name == "cockatrice" for m in state["monsters"])
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
-    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "engrave_elbereth", d
 
 
 async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
     """Lycanthropy never shows on the status line; heroes who kept it turned into jackals,
     dropped their armour and died under their load (seeds 15, 17, 24)."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
@@ -89,10 +97,9 @@ async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
         await api.attack(hero.direction_to(were[0].position))
     while (await api.get_stats()).turn <= 110 and not api.game_over:  # until prayer is safe (timeout <= 200)
         await api.search(20)
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
-    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "pray_when_safe", d
     await api.pray()
     assert "Lycanthropy" not in await api.get_status_effects()
@@ -101,8 +108,6 @@ async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
 async def test_a_hero_with_nothing_to_throw_steps_away_from_a_floating_eye_blocking_a_corridor(make_api):
     """Three heroes starved or hit the turn cap waiting beside a floating eye boxed in a
     corridor: it cannot move off while the hero stands there."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from hackwright.skills.result import SkillResult
     from tests.conftest import room_des
@@ -110,13 +115,12 @@ async def test_a_hero_with_nothing_to_throw_steps_away_from_a_floating_eye_block
     des = room_des(["----------------", "|......|       |", "|...............|", "|......|       |", "----------------"],
                    "MONSTER:('e',\"floating eye\"),(9,2),hostile,asleep", hero=(8, 2))
     api = make_api(des, seed=0, role="priest", race="human", gender="male", alignment="neutral")
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     assert any(m.name == "floating eye" for m in state["monsters"])
     pilot = Autopilot()
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
-    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(pilot, api, names, state)
     assert d.skill_name == "go_to", d
     eye = next(m.position for m in state["monsters"] if m.name == "floating eye")
     assert abs(d.params["x"] - eye.x) >= 6
@@ -126,8 +130,6 @@ async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_mov
     """NetHack's shopkeeper keeps his post inside the door while the hero is out of line with
     him: heroes starved inside shops waiting for a way out that never opened."""
     from pathlib import Path
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from hackwright.skills.result import SkillResult
 
@@ -139,9 +141,8 @@ async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_mov
     assert not (await api.move_to(door)).success  # he has not moved: no way out
     pilot = Autopilot()
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
-    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names={"go_to", "explore_level"}, kills={}))
+    state = await game_state(api)
+    d = await decide(pilot, api, {"go_to", "explore_level"}, state)
     assert d.skill_name == "go_to", d
     spot = type(shk)(d.params["x"], d.params["y"])
     assert spot.is_adjacent(shk)
@@ -157,8 +158,6 @@ async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_mov
 async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api):
     """Inside an engulfer every attack hits it; a blinded Monk searched and ate inside a
     dust vortex until it killed him (seed 31)."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
@@ -176,9 +175,8 @@ async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api)
     for _ in range(40):
         if "Engulfed" not in await api.get_status_effects() or api.game_over:
             break
-        state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-                 "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
-        d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+        state = await game_state(api)
+        d = await decide(pilot, api, names, state)
         assert d.type == "direct_action" and d.action.startswith("F"), d
         await api.send_keys(d.action)
     log = " ".join(await api.get_messages(200))
@@ -188,54 +186,45 @@ async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api)
 async def test_an_acid_blob_in_the_doorway_is_fought_by_a_hero_with_hp_to_spare(make_api):
     """An acid blob's touch only splashes acid; a Priestess waited 1,000 turns outside the
     door it sat in and starved (seed 22)."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
     des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('b',\"acid blob\"),(3,1),hostile,asleep",
                    hero=(2, 1))
     api = make_api(des, seed=0, role="priest", race="human", gender="female", alignment="neutral")
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "go_to", "ranged_attack"}
     pilot = Autopilot()
     pilot.explored(api)  # nothing else left to do here
-    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(pilot, api, names, state)
     assert d.skill_name == "melee_fight" and d.params["target"] == "acid blob", d
 
 
 async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_not_stop(make_api):
     """Half the heroes died with healing potions or attack wands unused in their packs."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
     des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('@',\"Elvenking\"),(3,1),hostile,asleep",
                    hero=(2, 1))
     api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "quaff_or_zap_to_survive", "retreat_upstairs"}
-    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "quaff_or_zap_to_survive", d
 
 
 async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_each_round(make_api):
     """A Barbarian shut in two rooms on Dlvl 1 searched one corridor square for 7,000 turns
     (the fallback) and starved (seed 28)."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
     api = make_api(room_des(["------", "|....|", "|....|", "------"], hero=(1, 1)), seed=0, role="barbarian",
                    race="human", gender="female", alignment="neutral")
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     names = {"explore_level", "explore_and_fight", "rest_until_healed", "descend"}
     pilot = Autopilot()
     pilot.explored(api)
@@ -243,15 +232,13 @@ async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_ea
     pilot.state.failures["explore_level"] = 3  # it kept finding nothing
     pilot.state.failed_at["explore_level"] = state["stats"].turn
     pilot.state.search_rounds[level] = 2
-    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(pilot, api, names, state)
     assert d.skill_name == "explore_level" and d.params["searches_per_spot"] == 60, d
 
 
 async def test_a_floating_eye_that_has_shut_a_dead_end_for_long_is_hit_at_full_health(make_api):
     """Floating eyes in dead ends and doorways were the commonest stall: four heroes
     starved beside one with no room to step away and nothing to throw."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from hackwright.skills.result import SkillResult
     from tests.conftest import room_des
@@ -259,25 +246,22 @@ async def test_a_floating_eye_that_has_shut_a_dead_end_for_long_is_hit_at_full_h
     des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
                    "MONSTER:('e',\"floating eye\"),(2,1),hostile,asleep", hero=(1, 1))
     api = make_api(des, seed=0, role="priest", race="human", gender="male", alignment="neutral")
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     pilot = Autopilot()
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
     level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
     pilot.state.make_room_until = 0
-    first = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    first = await decide(pilot, api, names, state)
     assert first.type != "direct_action" or not first.action.startswith("F"), first  # not at once
     pilot.state.eye_stall_since[level] = state["stats"].turn - Autopilot.EYE_PATIENCE
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
-    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(pilot, api, names, state)
     assert d.type == "direct_action" and d.action == "Fl", d
 
 
 async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make_api):
     """A Knight stood in a room's corner behind three floating eyes for hundreds of turns."""
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from hackwright.skills.result import SkillResult
     from tests.conftest import room_des
@@ -285,28 +269,24 @@ async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make
     eyes = "\n".join(f"MONSTER:('e',\"floating eye\"),({x},{y}),hostile,asleep" for x, y in ((4, 1), (4, 2), (5, 2)))
     api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], eyes, hero=(5, 1)), seed=0,
                    role="knight", race="human", gender="male", alignment="lawful", extra={"pet": False})
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     assert sum(m.name == "floating eye" for m in state["monsters"]) == 3
     pilot = Autopilot()
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
-    d = await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(pilot, api, names, state)
     assert d.type == "direct_action" and d.action.startswith("F"), d
 
 
 async def test_a_hero_boxed_in_by_peaceful_floating_eyes_waits_for_them_to_drift_off(make_api):
-    from types import SimpleNamespace
-
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
     eyes = "\n".join(f"MONSTER:('e',\"floating eye\"),({x},{y}),peaceful,asleep" for x, y in ((4, 1), (4, 2), (5, 2)))
     api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], eyes, hero=(5, 1)), seed=0,
                    role="knight", race="human", gender="male", alignment="lawful", extra={"pet": False})
-    state = {"stats": await api.get_stats(), "level": await api.get_current_level(),
-             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
+    state = await game_state(api)
     assert all(m.is_peaceful for m in state["monsters"] if m.name == "floating eye")
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
-    d = await Autopilot().decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
+    d = await decide(Autopilot(), api, names, state)
     assert d.type == "direct_action" and d.action == "20s", d

@@ -72,6 +72,13 @@ def _decision(skill: str, params: Optional[dict] = None, why: str = ""):
                          reasoning=why)
 
 
+def _keys(action: str, why: str):
+    """A direct action: raw keys for the game (a counted search, a fight-direction)."""
+    from ..decisions import AgentDecision
+
+    return AgentDecision(type="direct_action", action=action, reasoning=why)
+
+
 class Autopilot:
     """Rule-based strategist over library skills (``--llm autopilot``)."""
 
@@ -171,10 +178,7 @@ class Autopilot:
         s.recent_stall = len(s.recent_turns) >= 3 and s.recent_turns[-1] - s.recent_turns[-3] < 20
         if len(s.recent_turns) == 4 and len(set(s.recent_turns)) == 1:
             s.recent_turns.clear()
-            from ..decisions import AgentDecision
-
-            return AgentDecision(type="direct_action", action="s", reasoning="nothing moved for three decisions: "
-                                 "search one turn so the situation changes")
+            return _keys("s", "nothing moved for three decisions: search one turn so the situation changes")
 
         # A hard brake on decisions that come faster than the game moves outside a fight
         # (a loop among rules, each giving up at once): let 20 turns pass before the next.
@@ -182,10 +186,7 @@ class Autopilot:
         if len(s.decision_turns) == 25 and stats.turn - s.decision_turns[0] < 50 and not adjacent \
                 and hp_frac > 0.5 and hunger.severity < HungerState.WEAK.severity:
             s.decision_turns.clear()
-            from ..decisions import AgentDecision
-
-            return AgentDecision(type="direct_action", action="20s",
-                                 reasoning="25 decisions in under 50 turns: let time pass before deciding again")
+            return _keys("20s", "25 decisions in under 50 turns: let time pass before deciding again")
 
         def ok(name: str) -> bool:
             if name not in have:
@@ -216,10 +217,8 @@ class Autopilot:
         # for sight to come back.
         if "Blind" in effects and not adjacent and hunger.severity < HungerState.WEAK.severity and (
                 level_key[:2] in getattr(api, "_watched_levels", ()) or getattr(api, "_near_peaceful_keepers", bool)()):
-            from ..decisions import AgentDecision
-
-            return AgentDecision(type="direct_action", action="20s", reasoning="blind where the watch or a "
-                                 "shopkeeper may stand unseen: wait for sight before walking into one")
+            return _keys("20s", "blind where the watch or a shopkeeper may stand unseen: "
+                                "wait for sight before walking into one")
         # 1. emergency: Weak from hunger in a fight, or with nothing to eat. A prayer fixes
         # the worst trouble first, and hunger outranks HP: pray now, while HP is fine, or a
         # later prayer for HP may only fill the stomach (seed 7 died so). Monsters cannot
@@ -243,10 +242,7 @@ class Autopilot:
             if major and 200 < timeout <= gamble and ok("pray_when_safe"):
                 return _decision("pray_when_safe", {"max_timeout": gamble},
                                  "engulfed with HP critical: pray even if it may be too soon")
-            from ..decisions import AgentDecision
-
-            return AgentDecision(type="direct_action", action="Fh",
-                                 reasoning="engulfed: attack the engulfer from inside (any direction hits it)")
+            return _keys("Fh", "engulfed: attack the engulfer from inside (any direction hits it)")
         if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
             return _decision("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
         if major and adjacent and kit.wand and ok(SURVIVE):
@@ -399,10 +395,7 @@ class Autopilot:
             s.shop_tries[level_key] = tries + 1
             shk = keeper[0].position
             if shk.is_adjacent(hero):
-                from ..decisions import AgentDecision
-
-                return AgentDecision(type="direct_action", action="10s",
-                                     reasoning="next to the shopkeeper: wait for him to step aside")
+                return _keys("10s", "next to the shopkeeper: wait for him to step aside")
             occupied = {m.position for m in monsters}
             beside = [shk.offset(d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
             beside = [p for p in beside if p.on_map() and p not in occupied and level.tile_at(p).is_walkable
@@ -441,10 +434,7 @@ class Autopilot:
         if boxed and not eyes and not any(m.position.is_adjacent(hero) for m in hostile):
             # Peacefuls all round (three peaceful floating eyes held a Knight in a corner):
             # they drift off in time; wait cheaply rather than plan walks that cannot start.
-            from ..decisions import AgentDecision
-
-            return AgentDecision(type="direct_action", action="20s",
-                                 reasoning="boxed in by peaceful monsters: wait for one to move off")
+            return _keys("20s", "boxed in by peaceful monsters: wait for one to move off")
         if (blocked or s.recent_stall or boxed) and eyes:
             s.eye_stall_since.setdefault(level_key, stats.turn)
             # (nobody else can reach a hero boxed in: the eyes fill every way in)
@@ -456,11 +446,9 @@ class Autopilot:
                     hp_frac >= 0.9 and hunger.severity < HungerState.WEAK.severity:
                 if kit.wand and ok(SURVIVE):
                     return _decision(SURVIVE, {}, "a floating eye has blocked the way for long: zap a wand at it")
-                from ..decisions import AgentDecision
-
-                return AgentDecision(type="direct_action", action="F" + _VI_KEYS[hero.direction_to(eyes[0].position)],
-                                     reasoning="a floating eye has blocked the only way for hundreds of turns "
-                                               "and nothing else works: hit it, alone and at full health")
+                return _keys("F" + _VI_KEYS[hero.direction_to(eyes[0].position)],
+                             "a floating eye has blocked the only way for hundreds of turns "
+                             "and nothing else works: hit it, alone and at full health")
         # A weak peaceful (a lichen, a newt) standing in the only way on for good: anger
         # it and fight (alignment -1) rather than wait thousands of turns.
         if blocked and level_key in s.explored_levels and ok("melee_fight"):
@@ -504,8 +492,6 @@ class Autopilot:
             share = 15 * 2 ** min(rounds, 4)
             return _decision("explore_level", dict(search, searches_per_spot=share, max_search_turns=600),
                              f"no way on found: search every likely spot again, {share} times each")
-        from ..decisions import AgentDecision
-
         # Every skill has failed here lately: let time pass (monsters move, HP comes back)
         # rather than ask again at once.
         # (A count search stops by itself when a monster turns up or attacks.)
@@ -516,8 +502,7 @@ class Autopilot:
             return _decision("rest_until_healed", {"hp_fraction": 1.01, "max_turns": 60, "batch": 5},
                              "nothing works and searching keeps being interrupted: wait 60 turns")
         s.fallback_turn = stats.turn
-        return AgentDecision(type="direct_action", action="40s", reasoning="nothing works right now: "
-                             "search for up to 40 turns and look again")
+        return _keys("40s", "nothing works right now: search for up to 40 turns and look again")
 
     # Blockers whose passive harm is bounded, and the HP a hero needs to hit them: an
     # acid blob splashes 1d8 (half the time), a yellow mold stuns, a red mold burns 4d4,

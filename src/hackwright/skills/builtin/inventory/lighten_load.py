@@ -114,9 +114,9 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
             _, i = await weight(item)
             if i is not None and i.extra.get("ammo_or_missile"):
                 return None
-            if any(name.endswith(launcher) for launcher in launchers) and any(
-                    a in carried for a in launchers[next(k for k in launchers if name.endswith(k))]):
-                return None
+            launcher = next((k for k in launchers if name.endswith(k)), None)
+            if launcher is not None and any(a in carried for a in launchers[launcher]):
+                return None  # a bow with its arrows
             return 3
         if item.object_class == "tool":
             if any(t in name for t in KEEP_TOOLS):
