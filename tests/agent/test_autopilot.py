@@ -290,3 +290,32 @@ async def test_a_hero_boxed_in_by_peaceful_floating_eyes_waits_for_them_to_drift
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
     d = await decide(Autopilot(), api, names, state)
     assert d.type == "direct_action" and d.action == "20s", d
+
+
+async def test_a_jackal_killed_in_melee_is_eaten_at_once_though_the_hero_is_not_hungry(make_api):
+    """Heroes who ate only when Hungry lived from prayer to prayer (one for hunger every
+    ~850 turns), so no prayer was left when HP ran out: a fresh kill is eaten while fresh."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import HungerState
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import run_skill
+
+    des = room_des(["---------", "|.......|", "|.......|", "---------"], "MONSTER:('d',\"jackal\"),(3,1),hostile",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    fight = (await run_skill(api, "melee_fight")).result
+    assert fight.stopped_reason == "target_dead", fight
+    pilot = Autopilot()
+    pilot.observe("melee_fight", fight, api)
+    state = await game_state(api)
+    assert state["stats"].hunger == HungerState.NOT_HUNGRY
+    names = {"eat_when_hungry", "explore_and_fight", "rest_until_healed", "melee_fight"}
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "eat_when_hungry", d
+    assert d.params["force"] and d.params["corpses_only"]
+    x, y = fight.data["at"]
+    assert d.params["kills"] == {"jackal": [fight.data["killed_turn"], x, y]}
+    # Once only: the next decision goes on with the game.
+    pilot.observe("eat_when_hungry", None, api)
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name != "eat_when_hungry", d

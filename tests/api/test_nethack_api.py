@@ -409,9 +409,11 @@ async def test_no_door_is_kicked_while_the_town_watch_is_about(make_api):
     assert not res.success and "watch" in res.error
 
 
-async def test_no_door_is_kicked_on_a_level_where_a_shopkeeper_was_heard(make_api):
+async def test_on_a_level_where_a_shopkeeper_was_heard_a_door_with_worn_writing_is_not_kicked(make_api):
     """A shop's "Closed for inventory" notice wears away under feet; a Barbarian kicked such
-    a door on a level full of cash-register chimes, and the shopkeeper killed him (seed 10)."""
+    a door on a level full of cash-register chimes, and the shopkeeper killed him (seed 10).
+    A door with nothing written before it is no shop's, and is kicked (refusing every door
+    on shop levels walled heroes in for 10,000 turns)."""
     from pathlib import Path
 
     from hackwright.api.nethack_api import _SHOP_SOUNDS
@@ -426,5 +428,17 @@ async def test_no_door_is_kicked_on_a_level_where_a_shopkeeper_was_heard(make_ap
     while not (await api.get_position()).is_adjacent(door):
         assert (await api.move_to(door.offset("w"))).success
     api._shop_levels.add(api._where()[:2])  # as when "You hear the chime of a cash register." came
-    res = await api.kick("e")
+    worn = des.replace("STAIR:(21,2),down", 'ENGRAVING:(16,2),dust,"ve?tcry"\nSTAIR:(21,2),down')
+    shop = make_api(worn, seed=0, extra={"pet": False})
+    while not (await shop.get_position()).is_adjacent(door):
+        assert (await shop.move_to(door.offset("w"))).success
+    shop._shop_levels.add(shop._where()[:2])
+    res = await shop.kick("e")
     assert not res.success and "shopkeeper" in res.error
+    # Nothing written before this one: kicked (until it breaks).
+    for _ in range(30):
+        res = await api.kick("e")
+        assert res.error is None or "shopkeeper" not in res.error, res.error
+        if (await api.get_current_level()).tile_at(door).feature != "closed door":
+            break
+    assert (await api.get_current_level()).tile_at(door).feature != "closed door"

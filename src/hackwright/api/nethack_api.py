@@ -898,23 +898,27 @@ class NetHackAPI:
     async def kick(self, direction: str) -> ActionResult:
         """Kick in a direction (can break doors). Refuses to kick a shop's door: a
         locked shop door ("Closed for inventory" written in front of it, a
-        shopkeeper in view, or any door on a level where a shopkeeper was heard)
-        brings the shopkeeper out to kill you; and any door while the town watch is
-        about (Minetown), who arrest door-breakers."""
+        shopkeeper in view, or, on a level where a shopkeeper was heard, anything
+        written in front of it at all) brings the shopkeeper out to kill you; and any
+        door while the town watch is about (Minetown), who arrest door-breakers."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
         target = self._hero().offset(normalize_direction(direction) or "n")
         if G.CMAP_INDEX[int(self._level_memory().terrain[target.y, target.x])] in (G.S_VCDOOR, G.S_HCDOOR):
             # Read what is written here (':' takes no game time): the notice lies before the door.
-            recent = " ".join(self._kb.history[-6:] + self._look_texts())
+            here = " ".join(self._look_texts())
+            recent = " ".join(self._kb.history[-6:]) + " " + here
             keeper = any(m.name == "shopkeeper" for m in observe.visible_monsters(self._obs(), self._hero()))
             if _closed_for_inventory(recent) or keeper:
                 return self._fail("that is a shop's door (closed for inventory): kicking it brings the "
                                   "shopkeeper out to kill you; explore elsewhere")
-            # The notice wears away under feet; the shopkeeper's noises do not lie. (A
-            # Barbarian kicked a door whose notice was gone, and the shopkeeper killed him.)
-            if self._where()[:2] in self._shop_levels:
+            # The notice wears away under feet: on a level where a shopkeeper was heard,
+            # any writing left before a locked door may be what is left of it. (A Barbarian
+            # kicked a door whose notice was worn to "??   ???", and the shopkeeper killed
+            # him.) No writing at all is no shop: a closed shop always has its notice, and
+            # refusing every door on shop levels walled heroes in for 10,000 turns.
+            if self._where()[:2] in self._shop_levels and re.search(r"written|engraved|You read", here):
                 return self._fail("a shopkeeper was heard on this level, and a locked door may be his: "
                                   "kicking it brings him out to kill you; find another way")
             # Minetown's watch arrests door-breakers (the whole watch turns hostile).

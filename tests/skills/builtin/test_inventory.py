@@ -101,3 +101,14 @@ async def test_a_wizard_loaded_with_rocks_and_plate_mail_drops_them_and_keeps_da
     assert "quarterstaff" in carried and "cloak" in carried  # wielded and worn things stay
     again = (await run_skill(api, "lighten_load")).result
     assert again.stopped_reason == "not_burdened" and again.actions_taken == 0
+
+
+async def test_a_wizard_puts_on_his_ring_of_slow_digestion_and_leaves_fire_resistance_in_the_pack(make_api):
+    """A Wizard who carried a ring of slow digestion from turn 1 lived on prayers for
+    hunger, one every 850 turns, and starved once the prayers ran out (seed 19)."""
+    api = make_api(seed=6, role="wizard", race="human", gender="male", alignment="neutral")
+    assert (await run_skill(api, "melee_fight")).result.stopped_reason == "target_dead"  # a newt at hand
+    r = (await run_skill(api, "wear_better_armor")).result
+    assert r.stopped_reason == "wore", r
+    worn = [i.text for i in await api.get_inventory() if i.object_class == "ring" and i.equipped]
+    assert len(worn) == 1 and "slow digestion" in worn[0], worn

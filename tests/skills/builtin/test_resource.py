@@ -109,3 +109,26 @@ async def test_a_newt_killed_somewhere_else_does_not_make_this_newt_corpse_fresh
                          kills={"newt": [turn, elsewhere.x, elsewhere.y]})).result
     assert r.stopped_reason == "ate" and r.data["source"] == "inventory", r
     assert any(i.corpse_of == "newt" for i in await api.get_items_at(spot(api, 5, 2)))
+
+
+async def test_a_fresh_kill_is_eaten_when_not_hungry_and_the_ration_is_kept(play):
+    """force + corpses_only: the autopilot eats each fresh kill, hungry or not, and keeps
+    its rations for later (heroes who ate only when Hungry lived from prayer to prayer)."""
+    api = play("newt_corpse_nearby")
+    corpse = spot(api, 5, 2)
+    turn = (await api.get_stats()).turn
+    assert (await api.get_stats()).hunger == HungerState.NOT_HUNGRY
+    r = (await run_skill(api, "eat_when_hungry", force=True, corpses_only=True,
+                         kills={"newt": [turn, corpse.x, corpse.y]})).result
+    assert r.stopped_reason == "ate" and r.data["food"] == "newt corpse", r
+    assert any("food ration" in i.name for i in await api.get_inventory())
+
+
+async def test_with_no_fresh_corpse_about_corpses_only_leaves_the_ration_alone(play):
+    api = play("newt_corpse_nearby")
+    elsewhere = spot(api, 1, 1)
+    turn = (await api.get_stats()).turn
+    r = (await run_skill(api, "eat_when_hungry", force=True, corpses_only=True,
+                         kills={"newt": [turn, elsewhere.x, elsewhere.y]})).result
+    assert r.stopped_reason == "no_safe_food" and r.actions_taken == 0, r
+    assert any("food ration" in i.name for i in await api.get_inventory())

@@ -51,6 +51,9 @@ class AutopilotState:
     load_seen: str = ""  # the inventory when lighten_load last ran
     search_rounds: dict = field(default_factory=dict)  # level -> searches for a way on that found none
     eye_stall_since: dict = field(default_factory=dict)  # level -> turn a floating eye first blocked the way
+    scrolls_read: dict = field(default_factory=dict)  # level -> scrolls read to find a way on
+    fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
+    eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -118,11 +121,18 @@ class Autopilot:
         # that go nowhere).
         idle = result is not None and result.turns_elapsed == 0 and (
             result.actions_taken <= 1 or result.actions_taken >= 50)
+        eating_kill, s.eating_kill = s.eating_kill, False
+        if eating_kill and skill == "eat_when_hungry":
+            return  # half of all kills leave no corpse: not a failure, and no word on hunger
         if (result is not None and result.success or handed_back) and not idle:
             s.failures.pop(skill, None)
         else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
             s.failed_at[skill] = turn
+        data = (result.data or {}) if result is not None else {}
+        if skill in ("melee_fight", "ranged_attack") and result is not None and \
+                result.stopped_reason == "target_dead" and data.get("at") and data.get("killed_turn"):
+            s.fresh_kill = (data.get("target"), int(data["killed_turn"]), tuple(data["at"]))
         if skill == "eat_when_hungry" and not (result is not None and result.success):
             s.no_food = s.asked_food
         if skill == "engrave_elbereth":
@@ -311,6 +321,16 @@ class Autopilot:
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
+        # A fresh kill is food while it is fresh, hungry or not: heroes who ate only when
+        # Hungry lived from prayer to prayer (one for hunger every ~850 turns), so a prayer
+        # was seldom free when HP ran out.
+        kill, s.fresh_kill = s.fresh_kill, ()
+        if kill and kill[0] and stats.turn - kill[1] <= 20 and hunger != HungerState.SATIATED and \
+                "eat_when_hungry" in have:
+            s.eating_kill = True
+            return _decision("eat_when_hungry", {"force": True, "corpses_only": True, "max_walk": 6,
+                                                 "kills": {kill[0]: [kill[1], kill[2][0], kill[2][1]]}},
+                             f"eat the {kill[0]} I just killed while it is fresh")
         # Floating eyes, molds and the like are walked around (pathing avoids them).
         # Hurt, nothing adjacent: heal first (under Elbereth when something is in view).
         if hp_frac < 0.5 and not adjacent:
@@ -357,10 +377,10 @@ class Autopilot:
             s.weapons_seen = weapons
             if not first and ok("wield_better_weapon") and self._role.lower() != "ranger":  # keeps the bow
                 return _decision("wield_better_weapon", {}, "new weapons: wield one if it is clearly better")
-        armor = "|".join(i.text for i in state["inventory"] if i.object_class == "armor")
+        armor = "|".join(i.text for i in state["inventory"] if i.object_class in ("armor", "ring", "amulet"))
         if armor != s.armor_seen:
             s.armor_seen = armor
-            if ok("wear_better_armor") and any(i.object_class == "armor" and not i.equipped
+            if ok("wear_better_armor") and any(i.object_class in ("armor", "ring", "amulet") and not i.equipped
                                                for i in state["inventory"]):
                 return _decision("wear_better_armor", {}, "new armour: wear it if it is better")
         # 5. rest when hurt and safe
@@ -484,9 +504,18 @@ class Autopilot:
         # less after a failed prayer). A Barbarian shut in two rooms on Dlvl 1 otherwise
         # searched one corridor square for 7,000 turns and starved.
         rounds = s.search_rounds.get(level_key, 0)
+        # Searched twice over in vain: a scroll may be teleportation (a random square of the
+        # level, often past what shuts the hero in) or magic mapping. Walled-off heroes
+        # carried unread scrolls for 10,000 turns.
+        if way_down is None and level_key in s.explored_levels and rounds >= 2 and not adjacent and \
+                "read_unknown_scroll" in have and s.scrolls_read.get(level_key, 0) < 4 and any(
+                    i.object_class == "scroll" and "for sale" not in i.text for i in state["inventory"]):
+            s.scrolls_read[level_key] = s.scrolls_read.get(level_key, 0) + 1
+            return _decision("read_unknown_scroll", {}, "no way on found however long I search: "
+                                                        "read a scroll (teleportation or magic mapping may show one)")
         # (counted as they are asked for: a round that ends at once without a search,
         # e.g. walled in, must not be asked for again and again)
-        if way_down is None and level_key in s.explored_levels and "explore_level" in have and 0 < rounds <= 12 \
+        if way_down is None and level_key in s.explored_levels and "explore_level" in have and 0 < rounds \
                 and not (last is not None and last.turns_elapsed == 0):
             s.search_rounds[level_key] = rounds + 1
             share = 15 * 2 ** min(rounds, 4)

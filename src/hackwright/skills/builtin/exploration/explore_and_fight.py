@@ -410,9 +410,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     if res.success and (await nh.get_position()) != hero:
                         continue
             target = min(adjacent, key=lambda m: m.threat_level)
-            # Objects already lying under it (an old corpse of its kind, perhaps): its
-            # own corpse could not be told apart from them, so it is not eaten then.
-            clean_floor = not await nh.get_items_at(target.position)
+            # An old corpse of its kind already under it could not be told from its own:
+            # it is not eaten then. Other objects under it are no reason to leave it: a new
+            # corpse lands on top of the pile.
+            clean_floor = not any(i.corpse_of == target.name for i in await nh.get_items_at(target.position))
             result = None
             if attack_spell and stats.pw >= 5:
                 result = await nh.cast_spell(attack_spell, hero.direction_to(target.position))
@@ -449,6 +450,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             continue
         if not hostile:
             choke_moves = 0
+        # (A monster far off, or one that is never fought, such as a floating eye across
+        # the room, is no reason to let a corpse rot.)
+        if not [m for m in hostile if m.position.steps_to(hero) <= 5 and m.name not in NEVER_MELEE]:
             # A corpse left for later (shot at range, or killed with another monster at
             # hand): eat it now if still fresh. Heroes who ate only when Hungry ran out
             # of food: a third of the deaths came while fainting or starving.

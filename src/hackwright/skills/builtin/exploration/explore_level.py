@@ -7,6 +7,10 @@ TRIGGERS = ("low_hp", "engulfed")
 # cold, an explosion) costs more than the fight gains: walk around them.
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
+# Of those, the ones that never (or hardly) move and only sting when hit, with the HP a
+# hero needs to kill one: walled off by two yellow molds, a Valkyrie searched the rest of
+# her level for 13,000 turns and starved.
+STINGERS = {"acid blob": 12, "yellow mold": 15, "red mold": 25, "green mold": 30, "brown mold": 30}
 DOORS = ("doorway", "open door", "closed door")
 HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
 DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
@@ -36,8 +40,12 @@ def _remember(memory, monsters, hero, turn):
     without them would lead straight back to them). Forgotten when seen empty."""
     for m in monsters:
         if m.name in AVOID or (m.is_peaceful and not m.is_tame):
-            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
-                      and p.steps_to(m.position) <= 3]:
+            # (A mold never moves: one seen three squares from another is a second mold.
+            # Taken for one that moved, two molds each blocking a way on sent a Valkyrie
+            # to and fro between them for 360 turns a call.)
+            moved = [p for p, (n, _) in memory.items() if n == m.name and p != m.position
+                     and p.steps_to(m.position) <= 3 and not m.name.endswith(" mold")]
+            for p in moved:
                 del memory[p]
             memory[m.position] = (m.name, turn)
     here = {m.position for m in monsters}
@@ -283,6 +291,9 @@ async def explore_level(
     bad_spots = set()
     kicks = collections.Counter()
     fails = collections.Counter()
+    detours = set()  # targets walked to by our own route, not the API's
+    trails = {}  # target -> squares stepped from on the way to it
+    walks = collections.Counter()  # steps taken toward each search spot or frontier
     spot, spot_limit = None, 0
     pushes = 0
     tried_pushes = set()
@@ -308,7 +319,15 @@ async def explore_level(
     async def step_toward(target, avoid):
         """One step toward target around the avoided squares: (ActionResult, direction) or (None, None)."""
         hero = await nh.get_position()
-        path = await nh.find_path(target)
+        # Back on a square already walked over on the way to this target: the API's
+        # path changes its mind as the hero moves (a door found locked, a monster in
+        # view) — a Valkyrie walked to and fro for 360 turns a call so. Our own route
+        # from now on.
+        seen = trails.setdefault(target, [])
+        if hero in seen[-30:]:
+            detours.add(target)
+        seen.append(hero)
+        path = await nh.find_path(target) if target not in detours else None
         if path:
             p, clear = hero, True
             for d in path:
@@ -318,6 +337,7 @@ async def explore_level(
                     break
             if clear:
                 return await nh.move_to(target), path[0]
+            detours.add(target)  # round the avoided squares from now on (as above)
         level = await nh.get_current_level()
         d, _ = _route(level, hero, {target}, avoid)
         if d is None:
@@ -327,6 +347,53 @@ async def explore_level(
         if level.tile_at(hero.offset(d)).feature == "closed door":
             return await nh.open_door(d), d
         return await nh.move(d), d
+
+    fought = 0  # blockers attacked (see fight_stinger)
+
+    async def fight_stinger(stats):
+        """Everything reachable is done: step up to a remembered mold or acid blob that
+        closes a way on and hit it, when HP can take its sting. None when there is none
+        (or no way to it), else what was done."""
+        nonlocal actions, fought
+        hero = stats.position
+        if stats.hp < 0.8 * stats.max_hp:
+            return None
+        level = await nh.get_current_level()
+        near = _distances(level, hero, set(memory) | shut)
+        best = None
+        for p, (name, _) in memory.items():
+            if stats.hp < STINGERS.get(name, 10_000):
+                continue
+            for _, _, _, q in _neighbours(level, p):
+                if q in near and (best is None or near[q] < best[0]):
+                    best = (near[q], q, p)
+        if best is None:
+            return None
+        _, stand, blocker = best
+        if hero != stand:
+            res, _ = await step_toward(stand, set(memory) | shut)
+            if res is None:
+                return None
+            actions += 1
+            return "game_over" if res.game_over else "walked"
+        fought += 1
+        res = await nh.attack(hero.direction_to(blocker))
+        actions += 1
+        if res.game_over:
+            return "game_over"
+        # A yellow mold's sting stuns: a stunned hero swings at thin air. Wait it out.
+        for _ in range(10):
+            if "Stunned" not in await nh.get_status_effects():
+                break
+            wait = await nh.search()
+            actions += 1
+            if wait.game_over:
+                return "game_over"
+        if any("You kill" in m or "You destroy" in m for m in res.messages):
+            memory.pop(blocker, None)
+            fought = 0
+            bad_spots.clear()  # what lay behind it is reachable now
+        return "hit"
 
     while actions < max_actions and idle < MAX_IDLE:
         stats = await nh.get_stats()
@@ -436,9 +503,22 @@ async def explore_level(
                     if res.game_over:
                         return await finish("game_over", False, game_over=True)
                     continue
+                if spot is None and fight and fought < 8:
+                    acted = await fight_stinger(stats)
+                    if acted is not None:
+                        if acted == "game_over":
+                            return await finish("game_over", False, game_over=True)
+                        continue
                 if spot is None:
                     return await finish("blocked" if leftover else "search_exhausted", False)
             if hero != spot:
+                # Two ways there, each blocked in turn (a shut door one way, a monster
+                # remembered the other) made a Valkyrie walk to and fro for 360 turns a call.
+                walks[spot] += 1
+                if walks[spot] > 80:
+                    bad_spots.add(spot)
+                    spot = None
+                    continue
                 res, _ = await step_toward(spot, avoid)
                 if res is None:
                     bad_spots.add(spot)
@@ -468,6 +548,10 @@ async def explore_level(
             continue
 
         spot = None
+        walks[goal] += 1
+        if walks[goal] > 80:  # walking to and fro, never getting there (see the search spots)
+            skip.add(goal)
+            continue
         res, d = await step_toward(goal, avoid)
         if res is None:
             skip.add(goal)

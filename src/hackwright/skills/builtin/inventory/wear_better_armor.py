@@ -6,6 +6,11 @@ TRIGGERS = ("monster", "engulfed")
 SLOTS = ("body armor", "cloak", "shirt", "helmet", "gloves", "boots", "shield")
 HARMFUL = ("helm of opposite alignment", "gauntlets of fumbling", "levitation boots", "fumble boots",
            "dunce cap")
+# Known (identified) rings and amulets worth wearing at once. Slow digestion above all:
+# a Wizard who carried one from turn 1 lived on prayers for hunger every 850 turns.
+GOOD_ACCESSORIES = ("ring of slow digestion", "ring of free action", "ring of poison resistance",
+                    "ring of protection", "amulet of life saving", "amulet of reflection",
+                    "amulet versus poison", "amulet of ESP")
 MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
 
@@ -25,6 +30,8 @@ def _enchantment(text):
 async def wear_better_armor(nh, risky: bool = False, max_changes: int = 7) -> SkillResult:
     """Wear the best armour carried in each slot: take off a worse piece, put on the better one.
 
+    Also puts on known good rings and amulets (slow digestion, free action,
+    poison resistance, protection; life saving, reflection, versus poison, ESP).
     Compares, slot by slot (body armor, cloak, shirt, helmet, gloves, boots,
     shield), the armour class of what is worn with what is carried, by
     nh.lookup_item (base AC) plus a known enchantment ("+2"). Never wears a
@@ -125,8 +132,31 @@ async def wear_better_armor(nh, risky: bool = False, max_changes: int = 7) -> Sk
             if v <= wv:
                 continue
         plan.append((slot, item, worn))
-    if not plan:
+    rings = sum(1 for i in await nh.get_inventory() if i.object_class == "ring" and i.equipped)
+    amulet = any(i.object_class == "amulet" and i.equipped for i in await nh.get_inventory())
+    accessories = []
+    for item in await nh.get_inventory():
+        if item.object_class not in ("ring", "amulet") or item.equipped or item.blessed_cursed_unknown == "cursed":
+            continue
+        if "for sale" in item.text or "unpaid" in item.text or not any(g in item.text for g in GOOD_ACCESSORIES):
+            continue
+        if item.object_class == "ring" and rings < 2:
+            rings += 1
+            accessories.append(item)
+        elif item.object_class == "amulet" and not amulet:
+            amulet = True
+            accessories.append(item)
+    if not plan and not accessories:
         return await finish("nothing_better", False)
+    for item in accessories:
+        res = await nh.wear(item.slot)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        if res.success:
+            changes.append({"slot": item.object_class, "wore": item.text, "took_off": None})
+        else:
+            errors.append(f"{item.object_class}: {res.error}")
 
     for slot, item, worn in plan[:max_changes]:
         cloak = None

@@ -57,6 +57,7 @@ async def eat_when_hungry(
     force: bool = False,
     allow_floor: bool = True,
     max_walk: int = 8,
+    corpses_only: bool = False,
 ) -> SkillResult:
     """When Hungry or worse, eat something safe: a fresh safe corpse here or nearby, else the best food carried.
 
@@ -81,6 +82,8 @@ async def eat_when_hungry(
         force (bool, False): eat even when not hungry (never when Satiated).
         allow_floor (bool, True): consider food on the floor.
         max_walk (int, 8): farthest (steps) to walk to a fresh corpse.
+        corpses_only (bool, False): only fresh corpses on the floor, never carried food
+            (with force=True: eat a kill while it is fresh, keep the rations for later).
 
     Stopped reasons: "ate" (success; data.food, data.source, data.hunger after),
     "not_hungry", "no_safe_food" (data.hint says whether praying may help),
@@ -110,7 +113,7 @@ async def eat_when_hungry(
         nonlocal actions
         here = await nh.get_position()
         for item in await nh.get_items_here():
-            if item.object_class != "food" or _skip(item):
+            if item.object_class != "food" or _skip(item) or corpses_only and not item.corpse_of:
                 continue
             if item.corpse_of:
                 if not await corpse_ok(item.corpse_of, here):
@@ -198,6 +201,8 @@ async def eat_when_hungry(
                 if eaten:
                     return await finish("ate", True, food=eaten, source="floor", walked_to=(goal.x, goal.y))
 
+    if corpses_only:
+        return await finish("no_safe_food", False, hint="no fresh safe corpse within reach")
     # 3. Carried food.
     food = []
     for item in await nh.get_inventory():
