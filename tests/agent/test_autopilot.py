@@ -319,3 +319,27 @@ async def test_a_jackal_killed_in_melee_is_eaten_at_once_though_the_hero_is_not_
     pilot.observe("eat_when_hungry", None, api)
     d = await decide(pilot, api, names, await game_state(api))
     assert d.skill_name != "eat_when_hungry", d
+
+
+async def test_a_hero_walled_in_after_two_search_rounds_tries_his_unknown_wand(make_api):
+    """Walled off from the rest of their levels, heroes searched for 10,000 turns with
+    unread scrolls and unzapped wands in the pack (seeds 19, 41)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import run_skill
+
+    walled = ["-----------", "|...|.....|", "|...|.....|", "|...|.....|", "-----------"]
+    api = make_api(room_des(walled, "OBJECT:('/',\"digging\"),(2,2)", hero=(2, 2)), seed=0)
+    assert (await run_skill(api, "pickup_useful")).result.success
+    pilot = Autopilot()
+    key = tuple(int(v) for v in api.game.obs["blstats"][23:25])  # (dungeon, level), as the autopilot keys levels
+    names = {"explore_level", "read_or_zap_to_find_way", "rest_until_healed", "explore_and_fight"}
+    pilot.state.explored_levels.add(key)
+    pilot.state.failures["explore_level"] = 3  # searched in vain, as in the games
+    pilot.state.failed_at["explore_level"] = (await api.get_stats()).turn
+    pilot.state.search_rounds[key] = 1  # one round searched in vain: not yet
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name != "read_or_zap_to_find_way", d
+    pilot.state.search_rounds[key] = 2
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "read_or_zap_to_find_way" and d.params == {"tried": []}, d

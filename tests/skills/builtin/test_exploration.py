@@ -122,3 +122,23 @@ async def test_explore_level_crosses_a_known_squeaky_board_the_api_would_walk_ar
     r = (await run_skill(api, "explore_level")).result
     assert r.stopped_reason == "fully_explored", r
     assert (await api.get_current_level()).stairs_down == spot(api, 21, 2)
+
+
+async def test_explore_level_kills_a_yellow_mold_that_shuts_the_only_corridor_and_finds_the_stairs(play):
+    """Walled off from half her level by two yellow molds, a Valkyrie searched the rest of
+    it for 13,000 turns and starved (seed 41). A mold never moves: it is killed when HP
+    can take its sting, and a stunned hero waits before swinging again."""
+    api = play("yellow_mold_corridor")
+    r = (await run_skill(api, "explore_level", fight=True, stop_at_stairs=True)).result
+    assert r.stopped_reason == "found_stairs", r
+    assert (await api.get_current_level()).stairs_down == spot(api, 21, 2)
+    assert "You kill the yellow mold" in await message_log(api)
+    assert not any(m.name == "yellow mold" for m in await api.get_visible_monsters())
+
+
+async def test_without_fight_explore_level_leaves_the_yellow_mold_alone(play):
+    api = play("yellow_mold_corridor")
+    r = (await run_skill(api, "explore_level", max_search_turns=30)).result
+    assert r.stopped_reason in ("blocked", "search_exhausted"), r
+    assert "You kill the yellow mold" not in await message_log(api)
+    assert any(m.name == "yellow mold" for m in await api.get_visible_monsters())

@@ -21,7 +21,7 @@ from .conftest import BUILTIN, skill_source
 
 FILES = sorted(BUILTIN.glob("*/*.py"))
 EXPECTED = {
-    "exploration": {"explore_level", "cautious_explore", "read_unknown_scroll"},
+    "exploration": {"explore_level", "cautious_explore", "read_or_zap_to_find_way"},
     "navigation": {"go_to", "go_to_stairs", "descend"},
     "combat": {"melee_fight", "ranged_attack"},
     "resource": {"eat_when_hungry", "pray_when_safe", "rest_until_healed"},
@@ -107,7 +107,7 @@ async def test_explore_level_finds_hidden_stairs_in_the_sandbox_too(play):
 ORDER = ["pickup_useful", "lighten_load", "wear_better_armor", "wield_better_weapon", "melee_fight", "ranged_attack",
          "explore_level", "melee_fight", "eat_when_hungry", "cautious_explore", "go_to_stairs",
          "rest_until_healed", "pray_when_safe", "engrave_elbereth", "descend", "retreat_upstairs",
-         "explore_level", "read_unknown_scroll", "descend", "go_to"]
+         "explore_level", "read_or_zap_to_find_way", "descend", "go_to"]
 
 
 @pytest.mark.slow

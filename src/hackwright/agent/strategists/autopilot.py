@@ -9,6 +9,8 @@ wear/wield, rest, explore, descend.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -51,7 +53,7 @@ class AutopilotState:
     load_seen: str = ""  # the inventory when lighten_load last ran
     search_rounds: dict = field(default_factory=dict)  # level -> searches for a way on that found none
     eye_stall_since: dict = field(default_factory=dict)  # level -> turn a floating eye first blocked the way
-    scrolls_read: dict = field(default_factory=dict)  # level -> scrolls read to find a way on
+    way_items_tried: dict = field(default_factory=dict)  # level -> inventory letters used to find a way on
     fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
     eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
 
@@ -133,6 +135,9 @@ class Autopilot:
         if skill in ("melee_fight", "ranged_attack") and result is not None and \
                 result.stopped_reason == "target_dead" and data.get("at") and data.get("killed_turn"):
             s.fresh_kill = (data.get("target"), int(data["killed_turn"]), tuple(data["at"]))
+        if skill == "read_or_zap_to_find_way":
+            # the item it used, or "-" for a run that used none (runs per level are bounded)
+            s.way_items_tried.setdefault(level, []).append(data.get("slot") or "-")
         if skill == "eat_when_hungry" and not (result is not None and result.success):
             s.no_food = s.asked_food
         if skill == "engrave_elbereth":
@@ -504,15 +509,19 @@ class Autopilot:
         # less after a failed prayer). A Barbarian shut in two rooms on Dlvl 1 otherwise
         # searched one corridor square for 7,000 turns and starved.
         rounds = s.search_rounds.get(level_key, 0)
-        # Searched twice over in vain: a scroll may be teleportation (a random square of the
+        # Searched twice over in vain: a wand may be digging (zapped down, a hole to the next
+        # level) or secret door detection, a scroll teleportation (a random square of the
         # level, often past what shuts the hero in) or magic mapping. Walled-off heroes
-        # carried unread scrolls for 10,000 turns.
-        if way_down is None and level_key in s.explored_levels and rounds >= 2 and not adjacent and \
-                "read_unknown_scroll" in have and s.scrolls_read.get(level_key, 0) < 4 and any(
-                    i.object_class == "scroll" and "for sale" not in i.text for i in state["inventory"]):
-            s.scrolls_read[level_key] = s.scrolls_read.get(level_key, 0) + 1
-            return _decision("read_unknown_scroll", {}, "no way on found however long I search: "
-                                                        "read a scroll (teleportation or magic mapping may show one)")
+        # carried them unused for 10,000 turns.
+        # (A pick-axe digs down at once: no need to search long first.)
+        tried = s.way_items_tried.setdefault(level_key, [])
+        pick = any(re.search(r"\b(pick-axe|dwarvish mattock)\b", i.text) for i in state["inventory"])
+        if way_down is None and level_key in s.explored_levels and (rounds >= 2 or pick and rounds >= 1) and \
+                not adjacent and "read_or_zap_to_find_way" in have and len(tried) < 6 and any(
+                    (i.object_class in ("scroll", "wand") or pick) and i.slot not in tried
+                    and "for sale" not in i.text for i in state["inventory"]):
+            return _decision("read_or_zap_to_find_way", {"tried": list(tried)},
+                             "no way on found however long I search: try a wand (zapped down) or a scroll")
         # (counted as they are asked for: a round that ends at once without a search,
         # e.g. walled in, must not be asked for again and again)
         if way_down is None and level_key in s.explored_levels and "explore_level" in have and 0 < rounds \

@@ -453,6 +453,13 @@ async def explore_level(
                 if leftover:
                     return await finish("blocked", False, avoided=sorted({n for n, _ in memory.values()}))
                 return await finish("fully_explored", True)
+            # Unexplored ground lies behind a mold or an acid blob: kill it before searching.
+            if leftover and fight and fought < 8:
+                acted = await fight_stinger(stats)
+                if acted is not None:
+                    if acted == "game_over":
+                        return await finish("game_over", False, game_over=True)
+                    continue
             # A boulder in a corridor hides more often than a secret door: push it first.
             push = None
             # (Looked for when choosing where to go next, not at every search of a spot:
