@@ -132,3 +132,18 @@ async def test_with_no_fresh_corpse_about_corpses_only_leaves_the_ration_alone(p
                          kills={"newt": [turn, elsewhere.x, elsewhere.y]})).result
     assert r.stopped_reason == "no_safe_food" and r.actions_taken == 0, r
     assert any("food ration" in i.name for i in await api.get_inventory())
+
+
+async def test_a_hero_already_weak_rests_on_and_stops_only_when_fainting_comes(play):
+    """Weak with no food and no prayer left, heroes at 6 HP had their rests on Elbereth
+    end at once ("hungry"), walked off the square and died (seed 59): resting is then
+    the best there is, until hunger grows worse."""
+    api = play("empty_room")
+    await starve(api, HungerState.WEAK)
+    weak = await api.get_stats()
+    assert weak.hunger == HungerState.WEAK
+    r = (await run_skill(api, "rest_until_healed", hp_fraction=1.01, max_turns=20)).result
+    assert r.stopped_reason == "budget" and r.turns_elapsed >= 20, r
+    r = (await run_skill(api, "rest_until_healed", hp_fraction=1.01, max_turns=400)).result
+    # (the hunger trigger, or the skill's own check: whichever sees Fainting first)
+    assert r.stopped_reason in ("hungry", "interrupted:hunger") and r.data["hunger"] in ("Fainting", "Fainted"), r

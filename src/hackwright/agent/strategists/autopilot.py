@@ -337,8 +337,11 @@ class Autopilot:
                                                  "kills": {kill[0]: [kill[1], kill[2][0], kill[2][1]]}},
                              f"eat the {kill[0]} I just killed while it is fresh")
         # Floating eyes, molds and the like are walked around (pathing avoids them).
-        # Hurt, nothing adjacent: heal first (under Elbereth when something is in view).
-        if hp_frac < 0.5 and not adjacent:
+        # Hurt, nothing adjacent: heal first (under Elbereth when something is in view) —
+        # unless Weak with food in the pack: eat first (resting goes on while Weak).
+        weak_with_food = hunger.severity >= HungerState.WEAK.severity and ok("eat_when_hungry") and any(
+            i.object_class == "food" for i in state["inventory"])
+        if hp_frac < 0.5 and not adjacent and not weak_with_food:
             if near and ok("engrave_elbereth"):
                 return _decision("engrave_elbereth", {"rest_to": 0.8}, "hurt with monsters about: rest on Elbereth")
             if ok("rest_until_healed"):

@@ -28,11 +28,12 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
 
     Stopped reasons: "safe" (success: no hostile adjacent any more), "healed"
     (success, with rest_to), "useless" (every adjacent hostile ignores Elbereth),
-    "ignored" (the hero keeps being hit on the square), "hungry" (Weak from hunger
-    while resting with rest_to: eat or pray first), "cannot_engrave"
+    "ignored" (the hero keeps being hit on the square), "hungry" (grown Weak from
+    hunger while resting with rest_to: eat or pray first), "cannot_engrave"
     (levitating, engulfed, or the text never came out right), "budget", "game_over".
     """
     start = await nh.get_stats()
+    hunger0 = start.hunger.severity
     turn0 = start.turn
     actions = 0
     attempts = 0
@@ -96,8 +97,9 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         last_hp = stats.hp
         if near and all(_ignores(m) for m in near):
             return await finish("useless", False, monsters=[m.name for m in near])
-        if stats.hunger.severity >= HungerState.WEAK.severity and rest_to:
-            # Resting on into Fainting leaves the hero helpless beside the monster.
+        if stats.hunger.severity >= HungerState.WEAK.severity and rest_to and stats.hunger.severity > hunger0:
+            # Resting on into Fainting leaves the hero helpless beside the monster. (Already
+            # Weak when called: no food and no prayer left, and HP matters most.)
             return await finish("hungry", False, hunger=stats.hunger.value)
         if hits >= 3:
             return await finish("ignored", False, monsters=[m.name for m in near])

@@ -19,7 +19,7 @@ async def rest_until_healed(
     known way to the hero, stops it; while one is in sight it rests two turns at a
     time to watch it. Floating eyes, monsters that never move, monsters that keep
     their distance (or have no known way round a wall) and monsters with no attack but
-    a passive one (molds, acid blobs, gas spores — even next to the hero) do not stop it. Hunger at Weak or worse stops it too.
+    a passive one (molds, acid blobs, gas spores — even next to the hero) do not stop it. Growing Weak or worse from hunger stops it too (a hero already Weak rests on until Fainting).
     Resting also finds hidden doors next to the hero.
 
     Parameters:
@@ -35,6 +35,7 @@ async def rest_until_healed(
     (data.hp_lost), "hungry", "budget", "failed", "game_over".
     """
     start = await nh.get_stats()
+    hunger0 = start.hunger.severity
     turn0 = start.turn
     actions = 0
     speeds = {}
@@ -72,7 +73,9 @@ async def rest_until_healed(
         stats = await nh.get_stats()
         if stats.hp >= stats.max_hp * hp_fraction:
             return await finish("healed", True)
-        if stats.hunger.severity >= HungerState.WEAK.severity:
+        # Weak or worse stops it, unless it already was when called: then nothing better is
+        # left (no food, no prayer) and HP is what counts; it stops if hunger grows worse.
+        if stats.hunger.severity >= HungerState.WEAK.severity and stats.hunger.severity > hunger0:
             return await finish("hungry", False, hunger=stats.hunger.value)
         if stats.hp < last_hp:
             return await finish("hurt", False, hp_lost=last_hp - stats.hp)
