@@ -343,3 +343,23 @@ async def test_a_hero_walled_in_after_two_search_rounds_tries_his_unknown_wand(m
     pilot.state.search_rounds[key] = 2
     d = await decide(pilot, api, names, await game_state(api))
     assert d.skill_name == "read_or_zap_to_find_way" and d.params == {"tried": []}, d
+
+
+async def test_with_the_fighting_skills_just_handed_back_the_hero_hits_the_jackal_instead_of_exploring(make_api):
+    """melee_fight and explore_and_fight had just handed back for low HP; the autopilot fell
+    through to explore_level, which fought on blindly between a giant spider and a giant
+    ant (seed 7). One blow at a time instead."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["---------", "|.......|", "|.......|", "---------"], "MONSTER:('d',\"jackal\"),(3,1),hostile",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    pilot = Autopilot()
+    turn = (await api.get_stats()).turn
+    for name in ("melee_fight", "explore_and_fight"):
+        pilot.state.failures[name] = 3
+        pilot.state.failed_at[name] = turn
+    names = {"melee_fight", "explore_and_fight", "explore_level", "rest_until_healed"}
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.type == "direct_action" and d.action == "Fl", d

@@ -138,6 +138,8 @@ class Autopilot:
         if skill == "read_or_zap_to_find_way":
             # the item it used, or "-" for a run that used none (runs per level are bounded)
             s.way_items_tried.setdefault(level, []).append(data.get("slot") or "-")
+        if skill == "pray_when_safe" and result is not None and result.success:
+            s.failures.clear()  # HP and hunger are fixed: every skill is worth trying again
         if skill == "eat_when_hungry" and not (result is not None and result.success):
             s.no_food = s.asked_food
         if skill == "engrave_elbereth":
@@ -326,6 +328,13 @@ class Autopilot:
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
+        if adjacent:
+            # The fighting skills have just handed back (low HP, nothing else helped): one
+            # blow at a time rather than exploring on, which fights anyway and blindly
+            # (a Cavewoman explored on between a giant spider and a giant ant, and died).
+            target = min(adjacent, key=lambda m: m.threat_level)
+            return _keys("F" + _VI_KEYS[hero.direction_to(target.position)],
+                         f"the {target.name} is next to me and nothing else helps: hit it")
         # A fresh kill is food while it is fresh, hungry or not: heroes who ate only when
         # Hungry lived from prayer to prayer (one for hunger every ~850 turns), so a prayer
         # was seldom free when HP ran out.
@@ -346,6 +355,10 @@ class Autopilot:
                 return _decision("engrave_elbereth", {"rest_to": 0.8}, "hurt with monsters about: rest on Elbereth")
             if ok("rest_until_healed"):
                 return _decision("rest_until_healed", {"hp_fraction": 0.9}, "hurt: rest before going on")
+            if hp_frac < 0.4:
+                # Both keep handing back (a monster in view that never comes): exploring
+                # on would stop at once for low HP too. Let HP come back a little.
+                return _keys("20s", "hurt, and resting keeps being cut short: search 20 turns")
         # 3. eat
         kills = getattr(ctx, "kills", None) or {}
         food_key = (hunger.value, tuple(sorted(kills.items())),

@@ -97,7 +97,8 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         last_hp = stats.hp
         if near and all(_ignores(m) for m in near):
             return await finish("useless", False, monsters=[m.name for m in near])
-        if stats.hunger.severity >= HungerState.WEAK.severity and rest_to and stats.hunger.severity > hunger0:
+        if rest_to and (stats.hunger.severity >= HungerState.FAINTING.severity or (
+                stats.hunger.severity >= HungerState.WEAK.severity and stats.hunger.severity > hunger0)):
             # Resting on into Fainting leaves the hero helpless beside the monster. (Already
             # Weak when called: no food and no prayer left, and HP matters most.)
             return await finish("hungry", False, hunger=stats.hunger.value)

@@ -75,7 +75,8 @@ async def rest_until_healed(
             return await finish("healed", True)
         # Weak or worse stops it, unless it already was when called: then nothing better is
         # left (no food, no prayer) and HP is what counts; it stops if hunger grows worse.
-        if stats.hunger.severity >= HungerState.WEAK.severity and stats.hunger.severity > hunger0:
+        if stats.hunger.severity >= HungerState.FAINTING.severity or (
+                stats.hunger.severity >= HungerState.WEAK.severity and stats.hunger.severity > hunger0):
             return await finish("hungry", False, hunger=stats.hunger.value)
         if stats.hp < last_hp:
             return await finish("hurt", False, hp_lost=last_hp - stats.hp)
