@@ -147,3 +147,22 @@ async def test_a_hero_already_weak_rests_on_and_stops_only_when_fainting_comes(p
     r = (await run_skill(api, "rest_until_healed", hp_fraction=1.01, max_turns=400)).result
     # (the hunger trigger, or the skill's own check: whichever sees Fainting first)
     assert r.stopped_reason in ("hungry", "interrupted:hunger") and r.data["hunger"] in ("Fainting", "Fainted"), r
+
+
+async def test_a_priest_bitten_by_a_werejackal_eats_his_wolfsbane_and_is_cured(make_api):
+    """Heroes with lycanthropy turned into jackals, dropped their armour and died under
+    their load; a Priest carries the cure from turn 1 and keeps his prayer for later."""
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('d',\"werejackal\"),(2,1),hostile", hero=(1, 1))
+    api = make_api(des, seed=5, role="priest", race="human", gender="male", alignment="neutral")
+    assert (await run_skill(api, "cure_lycanthropy")).result.stopped_reason == "not_infected"
+    for _ in range(60):
+        if "Lycanthropy" in await api.get_status_effects():
+            break
+        await api.search()
+    assert "Lycanthropy" in await api.get_status_effects()
+    r = (await run_skill(api, "cure_lycanthropy")).result
+    assert r.stopped_reason == "cured" and "wolfsbane" in r.data["item"], r
+    assert "Lycanthropy" not in await api.get_status_effects()

@@ -225,6 +225,12 @@ class Autopilot:
         # A were-creature's bite: the hero will turn into one, drop its armour and collapse
         # under its load in the next fight (seeds 15, 17 and 24 died so). It is major
         # trouble, so a prayer cures it whenever the timeout allows one.
+        # (A sprig of wolfsbane or holy water cures it too, and keeps the prayer: Priests
+        # start with both.)
+        if "Lycanthropy" in effects and ok("cure_lycanthropy") and any(
+                "wolfsbane" in i.text or "holy water" in i.text and "unholy" not in i.text
+                for i in state["inventory"]):
+            return _decision("cure_lycanthropy", {}, "lycanthropy: eat the wolfsbane or drink the holy water")
         if "Lycanthropy" in effects and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "lycanthropy from a were-creature's bite: pray it away")
 
