@@ -291,8 +291,10 @@ class Autopilot:
         # seven heroes who stood and engraved.
         outrun = bool(adjacent) and stats.encumbrance == "Unencumbered" and all(
             [await self._speed(api, m.name) < 12 for m in adjacent])
+        # (Not when the stairs lie past them: a walk by them is a walk under their blows.)
         if in_danger and outrun and level.stairs_up is not None and stats.dungeon_level > 1 and \
-                level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs"):
+                level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs") and all(
+                    m.position.steps_to(level.stairs_up) >= level.stairs_up.steps_to(hero) for m in adjacent):
             return _decision("retreat_upstairs", {"hp_threshold": 0.95},
                              f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
         if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
