@@ -375,3 +375,16 @@ def test_a_healer_goes_no_deeper_than_her_experience_level_and_a_samurai_one_fur
     healer._role, samurai._role = "Healer", "Samurai"
     assert healer.max_depth(stats) == 4 and samurai.max_depth(stats) == 5
     assert healer.max_depth(stats, starving=True) == 50  # a starving hero goes on regardless
+
+
+def test_once_the_mines_are_the_only_way_on_they_are_allowed_below_the_entrance_too():
+    """Allowed on the entrance level alone, a Samurai went down into the Mines, climbed
+    back out "as no place for this hero yet", and went down again, 566 times (seed 79)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    pilot, api = Autopilot(), SimpleNamespace(hero_race="human")
+    assert pilot._avoid_branches(api, pilot.state, (2, 1)) == ("Gnomish Mines",)
+    pilot.state.mines_ok.add((0, 3))  # searched Dlvl 3 in vain: only the Mines' stairs lead on
+    assert pilot._avoid_branches(api, pilot.state, (0, 3)) == ()
+    assert pilot._avoid_branches(api, pilot.state, (2, 1)) == ()  # inside the Mines
+    assert pilot._avoid_branches(api, pilot.state, (0, 2)) == ("Gnomish Mines",)  # other main levels

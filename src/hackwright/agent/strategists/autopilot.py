@@ -650,7 +650,11 @@ class Autopilot:
     MINES_SAFE_RACES = ("gnome", "dwarf")
 
     def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int]) -> tuple[str, ...]:
-        if (getattr(api, "hero_race", None) or "") in self.MINES_SAFE_RACES or level_key in s.mines_ok:
+        # (Once the Mines are the only way on from some level, they are allowed below it
+        # too: allowed on the entrance level alone, a Samurai went down, climbed back
+        # out of the Mines as "no place for this hero yet", and went down again, 566 times.)
+        if (getattr(api, "hero_race", None) or "") in self.MINES_SAFE_RACES or level_key in s.mines_ok or (
+                s.mines_ok and level_key[0] != 0):
             return ()
         return ("Gnomish Mines",)
 
