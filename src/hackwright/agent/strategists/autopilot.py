@@ -300,7 +300,9 @@ class Autopilot:
             return _decision("retreat_upstairs", {"hp_threshold": 0.95},
                              f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
         if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
-            return _decision("engrave_elbereth", {"rest_to": 0.7, "max_turns": 200},
+            # (Rest on it nearly to full: the monster it scared waits close by, and heroes
+            # who went back to it at 70% of their HP often needed Elbereth again at once.)
+            return _decision("engrave_elbereth", {"rest_to": 0.9, "max_turns": 300},
                              f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
         if in_danger and adjacent and (kit.heal and hp_frac < 0.5 or kit.wand) and ok(SURVIVE):
             return _decision(SURVIVE, {"heal_below": 0.5},
