@@ -247,7 +247,8 @@ async def explore_level(
     and except after `max_kicks` kicks. Floating eyes, cockatrices and peaceful
     monsters are walked around, never bumped. When no frontier is left and no down
     stairs are known, it pushes boulders that may hide more of the level (not in
-    Sokoban), then searches for hidden doors and corridors: at dead ends and
+    Sokoban), with fight=True kills a mold or acid blob that shuts the way on (when
+    HP can take its sting), then searches for hidden doors and corridors: at dead ends and
     next to walls with unexplored space behind them, `search_batch` turns at a
     time, until a spot has been searched `searches_per_spot` times, then the next
     spot, `max_search_turns` turns in all.
@@ -320,9 +321,8 @@ async def explore_level(
         """One step toward target around the avoided squares: (ActionResult, direction) or (None, None)."""
         hero = await nh.get_position()
         # Back on a square already walked over on the way to this target: the API's
-        # path changes its mind as the hero moves (a door found locked, a monster in
-        # view) — a Valkyrie walked to and fro for 360 turns a call so. Our own route
-        # from now on.
+        # path changes as the hero moves and sees more, and taking it afresh at every
+        # step can lead to and fro. Our own route from now on.
         seen = trails.setdefault(target, [])
         if hero in seen[-30:]:
             detours.add(target)
@@ -352,11 +352,11 @@ async def explore_level(
 
     async def fight_stinger(stats):
         """Everything reachable is done: step up to a remembered mold or acid blob that
-        closes a way on and hit it, when HP can take its sting. None when there is none
-        (or no way to it), else what was done."""
+        closes a way on and hit it, when fighting and HP can take its sting. None when
+        there is none (or no way to it), else what was done."""
         nonlocal actions, fought
         hero = stats.position
-        if stats.hp < 0.8 * stats.max_hp:
+        if not fight or fought >= 8 or stats.hp < 0.8 * stats.max_hp:
             return None
         level = await nh.get_current_level()
         near = _distances(level, hero, set(memory) | shut)
@@ -454,12 +454,11 @@ async def explore_level(
                     return await finish("blocked", False, avoided=sorted({n for n, _ in memory.values()}))
                 return await finish("fully_explored", True)
             # Unexplored ground lies behind a mold or an acid blob: kill it before searching.
-            if leftover and fight and fought < 8:
-                acted = await fight_stinger(stats)
-                if acted is not None:
-                    if acted == "game_over":
-                        return await finish("game_over", False, game_over=True)
-                    continue
+            acted = await fight_stinger(stats) if leftover else None
+            if acted == "game_over":
+                return await finish("game_over", False, game_over=True)
+            if acted is not None:
+                continue
             # A boulder in a corridor hides more often than a secret door: push it first.
             push = None
             # (Looked for when choosing where to go next, not at every search of a spot:
@@ -510,17 +509,16 @@ async def explore_level(
                     if res.game_over:
                         return await finish("game_over", False, game_over=True)
                     continue
-                if spot is None and fight and fought < 8:
-                    acted = await fight_stinger(stats)
-                    if acted is not None:
-                        if acted == "game_over":
-                            return await finish("game_over", False, game_over=True)
-                        continue
+                acted = await fight_stinger(stats) if spot is None else None
+                if acted == "game_over":
+                    return await finish("game_over", False, game_over=True)
+                if acted is not None:
+                    continue
                 if spot is None:
                     return await finish("blocked" if leftover else "search_exhausted", False)
             if hero != spot:
-                # Two ways there, each blocked in turn (a shut door one way, a monster
-                # remembered the other) made a Valkyrie walk to and fro for 360 turns a call.
+                # A bound on the walk to one spot: two ways there, each closed in turn, kept
+                # a Valkyrie walking to and fro between two yellow molds for 360 turns a call.
                 walks[spot] += 1
                 if walks[spot] > 80:
                     bad_spots.add(spot)
