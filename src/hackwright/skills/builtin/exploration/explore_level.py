@@ -323,8 +323,8 @@ async def explore_level(
         # Back on a square already walked over on the way to this target: the API's
         # path changes as the hero moves and sees more, and taking it afresh at every
         # step can lead to and fro. Our own route from now on.
-        seen = trails.setdefault(target, [])
-        if hero in seen[-30:]:
+        seen = trails.setdefault(target, collections.deque(maxlen=30))
+        if hero in seen:
             detours.add(target)
         seen.append(hero)
         path = await nh.find_path(target) if target not in detours else None

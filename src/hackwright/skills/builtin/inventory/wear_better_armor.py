@@ -132,10 +132,11 @@ async def wear_better_armor(nh, risky: bool = False, max_changes: int = 7) -> Sk
             if v <= wv:
                 continue
         plan.append((slot, item, worn))
-    rings = sum(1 for i in await nh.get_inventory() if i.object_class == "ring" and i.equipped)
-    amulet = any(i.object_class == "amulet" and i.equipped for i in await nh.get_inventory())
+    inventory = await nh.get_inventory()
+    rings = sum(1 for i in inventory if i.object_class == "ring" and i.equipped)
+    amulet = any(i.object_class == "amulet" and i.equipped for i in inventory)
     accessories = []
-    for item in await nh.get_inventory():
+    for item in inventory:
         if item.object_class not in ("ring", "amulet") or item.equipped or item.blessed_cursed_unknown == "cursed":
             continue
         if "for sale" in item.text or "unpaid" in item.text or not any(g in item.text for g in GOOD_ACCESSORIES):
