@@ -6,6 +6,7 @@ import pytest
 
 from hackwright.api import HungerState, NetHackAPI, Position
 from hackwright.api.keyboard import PromptKind
+from hackwright.api.knowledge import PrayerClock
 from tests.conftest import room_des
 
 ROOM = ["-------", "|.....|", "|.....|", "|.....|", "-------"]
@@ -189,6 +190,17 @@ async def test_several_more_prompts_are_all_collected(make_api):
     assert len(res.messages) >= 2
     assert any("pray" in m.lower() for m in res.messages)
     assert at_command_prompt(api)
+
+
+async def test_a_prayer_the_god_resents_is_a_failure_and_no_later_prayer_is_counted_on(make_api):
+    # A Samurai prays to "Amaterasu Omikami": a two-word god, whose displeasure was
+    # once taken for success, so a fainting hero prayed eight times in a row.
+    api = make_api(seed=6, role="samurai")
+    for _ in range(2):
+        res = await api.pray()  # turn 1: far too soon
+        assert not res.success and "too soon" in res.error, res.messages
+    assert "Amaterasu Omikami" in " ".join(res.messages)
+    assert await api.get_prayer_timeout() == PrayerClock.UNKNOWN
 
 
 async def test_send_keys_reports_an_open_prompt_and_the_next_action_closes_it(make_api):

@@ -82,6 +82,18 @@ _RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf",
              "gnomish": "gnome", "gnome": "gnome", "orcish": "orc", "orc": "orc"}
 
 
+# What an angry god says or does (pray.c angrygods, godwrath, gods_upset): any of
+# these means the prayer came too soon or with bad Luck, the god is now angry and
+# every further prayer makes it worse (lost levels, cursed items, minions, lightning).
+# God names have several words ("Amaterasu Omikami"), so the name is not matched.
+_ANGRY_GOD = re.compile(
+    r"is displeased|Thou (?:art arrogant|hast strayed|must relearn|durst|hast angered)|"
+    r"glow surrounds you|Then die|smit|You feel guilty|angry|lightning|fry to a crisp|"
+    r"You are being punished",
+    re.I,
+)
+
+
 class NetHackAPI:
     """
     High-level API for interacting with NetHack.
@@ -999,7 +1011,7 @@ class NetHackAPI:
         turn = self._stats_now().turn
         res = self._act(PRAY, [Rule(r"Are you sure you want to pray", "y")], success=lambda ex, b, a: a[0] != b[0])
         text = " ".join(res.messages)
-        angry = re.search(r"You feel that \w+ is displeased|smit|You feel guilty|angry|lightning", text, re.I)
+        angry = _ANGRY_GOD.search(text)
         self._prayer.record_prayer(turn, succeeded=res.success and not angry)
         if angry and res.success:
             res.success = False

@@ -103,6 +103,24 @@ async def test_a_wizard_loaded_with_rocks_and_plate_mail_drops_them_and_keeps_da
     assert again.stopped_reason == "not_burdened" and again.actions_taken == 0
 
 
+async def test_an_overtaxed_wizard_drops_even_the_iron_ball_at_the_ready(play):
+    # Overtaxed or Overloaded a hero cannot move or eat; a quivered load must go too
+    # (a Cavewoman turned wererat starved so, keeping her quivered flint stones).
+    api = play("overloaded_wizard", hero="wizard",
+               options=tuple(o for o in QUIET if not o.startswith("pickup_burden")))
+    for _ in range(3):
+        res = await api.send_keys(",")
+        while res.prompt:
+            res = await api.send_keys("y" if "Continue" in res.prompt else ",\r")
+    balls = [i.slot for i in await api.get_inventory() if "iron ball" in i.text]
+    assert len(balls) == 3
+    await api.send_keys("Q" + balls[0])
+    assert (await api.get_stats()).encumbrance in ("Overtaxed", "Overloaded")
+    r = (await run_skill(api, "lighten_load")).result
+    assert r.stopped_reason == "unburdened" and r.success, r
+    assert not any("iron ball" in i.text for i in await api.get_inventory())
+
+
 async def test_a_wizard_puts_on_his_ring_of_slow_digestion_and_leaves_fire_resistance_in_the_pack(make_api):
     """A Wizard who carried a ring of slow digestion from turn 1 lived on prayers for
     hunger, one every 850 turns, and starved once the prayers ran out (seed 19)."""

@@ -34,6 +34,8 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     than keys, bags, unicorn horns, lamps and the like (a pick-axe goes here: shops
     refuse it anyway). Heaviest first within each group. Worn, wielded and quivered
     things, food, potions, scrolls, wands, rings, amulets, gems and gold stay.
+    Overtaxed or Overloaded (the hero cannot move: a lycanthrope in animal form
+    carries little), quivered missiles and a sling's stones go first too.
     Nothing is dropped with a hostile monster adjacent, or with a shopkeeper within
     8 squares (inside a shop it would be sold).
 
@@ -89,11 +91,18 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     ammo_kept = tuple(a for launcher, ammo in launchers.items()
                       if re.search(r"\b" + launcher + r"\b", carried) for a in ammo if a != "rock")
 
+    # Overtaxed or Overloaded, the hero cannot move, fight or even eat (a lycanthrope
+    # turned into a rat is so with a Caveman's flint stones): then ammunition goes too.
+    stuck = start.encumbrance in ("Overtaxed", "Overloaded")
+
     async def group(item):
         """0-4: the order to drop in; None to keep."""
         name = (item.name or "").lower()
         text = (item.text or "").lower()
-        if item.equipped or "(in quiver" in text or "at the ready" in text or "for sale" in text:
+        quivered = item.equipped == "quiver" or "(in quiver" in text or "at the ready" in text
+        if stuck and quivered and "for sale" not in text:
+            return 0
+        if item.equipped or quivered or "for sale" in text:
             return None
         if item.object_class in ("coin", "food", "potion", "scroll", "wand", "ring", "amulet", "spellbook"):
             if item.object_class == "food" and item.corpse_of is not None and item.corpse_of not in (
@@ -101,7 +110,7 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
                 return 1
             return None
         if any(re.search(r"\b" + j, name) for j in JUNK):
-            if any(a in name for a in ammo_kept):
+            if any(a in name for a in ammo_kept) and not stuck:
                 return None  # flint stones for a sling
             return 0
         if item.object_class == "gem":
