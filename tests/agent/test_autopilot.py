@@ -411,3 +411,32 @@ async def test_a_fainting_hero_with_no_food_prays_though_his_last_prayer_was_rec
     pilot.state.asked_food = pilot.state.no_food
     d = await decide(pilot, api, {"pray_when_safe", "eat_when_hungry", "explore_and_fight"}, await game_state(api))
     assert d.skill_name == "pray_when_safe" and d.params["max_timeout"] > 5000, d
+    # ...but once a prayer has angered the god, no more: each one only angers it further
+    # (a Samurai prayed eight times in a row, lost four levels, and met a couatl).
+    api._prayer.record_prayer((await api.get_stats()).turn, succeeded=False)
+    d = await decide(pilot, api, {"pray_when_safe", "eat_when_hungry", "explore_and_fight"}, await game_state(api))
+    assert d.skill_name != "pray_when_safe", d
+
+
+async def test_an_overtaxed_hero_drops_things_before_anything_else_even_beside_a_jackal(make_api):
+    """Overtaxed or Overloaded, a hero cannot move, fight or eat (a wererat-bitten Cavewoman
+    turned rat under her flint stones starved so): lighten_load first."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.skills.builtin.conftest import CHARACTERS, QUIET, level
+
+    des = level("overloaded_wizard").replace("BRANCH:", "MONSTER:('d',\"jackal\"),(4,2),hostile\nBRANCH:")
+    api = make_api(des, seed=0, extra={"options": tuple(o for o in QUIET if not o.startswith("pickup_burden"))},
+                   **CHARACTERS["wizard"])
+    for _ in range(3):
+        res = await api.send_keys(",")
+        while res.prompt:
+            res = await api.send_keys("y" if "Continue" in res.prompt else ",\r")
+    state = await game_state(api)
+    assert state["stats"].encumbrance in ("Overtaxed", "Overloaded")
+    assert any(m.name == "jackal" for m in state["monsters"])
+    pilot = Autopilot()
+    names = {"lighten_load", "melee_fight", "explore_and_fight", "engrave_elbereth"}
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "lighten_load", d
+    d = await decide(pilot, api, names, state)  # nothing dropped meanwhile: not again and again
+    assert d.skill_name != "lighten_load", d

@@ -454,3 +454,18 @@ async def test_on_a_level_where_a_shopkeeper_was_heard_a_door_with_worn_writing_
         if (await api.get_current_level()).tile_at(door).feature != "closed door":
             break
     assert (await api.get_current_level()).tile_at(door).feature != "closed door"
+
+
+async def test_a_pet_that_bites_the_hero_counts_as_hostile_from_then_on(make_api):
+    # Pets never attack the hero and are called "your kitten"; "The kitten bites!" from
+    # the one kitten drawn as tame means it has gone wild (one bit a Barbarian to death
+    # while the strategist took it for a pet).
+    api = make_api(seed=0, role="wizard")
+    pets = [m for m in await api.get_visible_monsters() if m.is_tame]
+    assert [m.name for m in pets] == ["kitten"]
+    api._note_turned_pets(["The kitten bites the newt.", "Your kitten is still eating."])
+    assert any(m.is_tame for m in await api.get_visible_monsters())
+    api._note_turned_pets(["The kitten bites!  You stop searching."])
+    await api.search()
+    kittens = [m for m in await api.get_visible_monsters() if m.name == "kitten"]
+    assert kittens and not any(m.is_tame for m in kittens)

@@ -9,6 +9,7 @@ State queries are cached until the next key reaches the game.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Callable, Optional
 
@@ -82,6 +83,9 @@ _RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf",
              "gnomish": "gnome", "gnome": "gnome", "orcish": "orc", "orc": "orc"}
 
 
+# A monster's blow at the hero: "The kitten bites!" (a blow at another monster names it).
+_HITS_HERO = re.compile(r"\bThe ([a-z][a-z -]*?) (?:bites|hits|kicks|claws|scratches|butts|stings|touches)!")
+
 # What an angry god says or does (pray.c angrygods, godwrath, gods_upset): any of
 # these means the prayer came too soon or with bad Luck, the god is now angry and
 # every further prayer makes it worse (lost levels, cursed items, minions, lightning).
@@ -149,6 +153,7 @@ class NetHackAPI:
         self._fever_seen = 0
         self._watched_levels = set()
         self._shop_levels = set()
+        self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -362,7 +367,12 @@ class NetHackAPI:
 
     async def get_visible_monsters(self) -> list[Monster]:
         """Get all monsters currently visible, nearest first (pets included; check is_tame)."""
-        return self._cached("monsters", lambda: observe.visible_monsters(self._obs(), self._hero()))
+        def monsters() -> list[Monster]:
+            out = observe.visible_monsters(self._obs(), self._hero())
+            return [dataclasses.replace(m, is_tame=False) if m.is_tame and m.name in self._turned_pets else m
+                    for m in out]
+
+        return self._cached("monsters", monsters)
 
     async def get_adjacent_monsters(self) -> list[Monster]:
         """Get monsters in the 8 adjacent tiles."""
@@ -525,6 +535,18 @@ class NetHackAPI:
         for hook in list(self.after_action):
             hook(self)
 
+    def _note_turned_pets(self, messages: list[str]) -> None:
+        """A pet never attacks the hero, and the game calls it "your kitten". "The kitten
+        bites!" while the only kitten in view is drawn as tame means it has gone wild
+        (abused, or the drawing is stale): from then on it counts as hostile. (A pet
+        kitten drawn tame was let bite a Barbarian to death on Dlvl 1.)"""
+        for m in messages:
+            for name in _HITS_HERO.findall(m):
+                name = name.lower()
+                seen = [x for x in observe.visible_monsters(self._obs(), self._hero()) if x.name == name]
+                if seen and all(x.is_tame for x in seen):
+                    self._turned_pets.add(name)
+
     def _fail(self, error: str) -> ActionResult:
         return ActionResult(False, [], False, False, error, game_over=self._game.done)
 
@@ -546,6 +568,7 @@ class NetHackAPI:
         self._refresh()
         if any(_SHOP_SOUNDS.search(m) for m in ex.messages):
             self._shop_levels.add(self._where()[:2])
+        self._note_turned_pets(ex.messages)
         self._after_action()
         if self._game.done:
             return ActionResult(False, ex.messages, True, True, "the hero died (game over)", game_over=True)

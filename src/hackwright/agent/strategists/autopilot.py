@@ -237,6 +237,12 @@ class Autopilot:
         if "Lycanthropy" in effects and timeout <= 200 and not adjacent and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "lycanthropy from a were-creature's bite: pray it away")
 
+        # Overtaxed or Overloaded (a lycanthrope in rat form under a Cavewoman's flint
+        # stones), the hero cannot move, fight or eat: dropping comes before all else.
+        load_key = "|".join(i.text for i in state["inventory"])
+        if stats.encumbrance in ("Overtaxed", "Overloaded") and load_key != s.load_seen and "lighten_load" in have:
+            s.load_seen = load_key
+            return _decision("lighten_load", {}, f"{stats.encumbrance}: I cannot even move; drop things")
         # Blind where peacefuls that kill live (Minetown's watch, a shopkeeper, a priest):
         # every step may bump one unseen, which angers it ("Wait! There's something
         # there you can't see! It gets angry!" — the watch killed a Cavewoman so). Wait
@@ -390,11 +396,11 @@ class Autopilot:
             if hunger.severity >= HungerState.FAINTING.severity and timeout < PrayerClock.UNKNOWN:
                 return _decision("pray_when_safe", {"max_timeout": PrayerClock.UNKNOWN - 1},
                                  "Fainting with no food: pray even if it may be too soon (starving is certain)")
-            return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
+            if timeout <= 200:
+                return _decision("pray_when_safe", {}, "Weak from hunger and no food: pray")
         # 4. loot and gear up. First shed a load: a Burdened hero is slower in every
         # fight and cannot squeeze between rock corners (shut in so, heroes starved).
         # (Once per inventory: what is left is what the skill keeps, e.g. a cursed loadstone.)
-        load_key = "|".join(i.text for i in state["inventory"])
         squeeze = bool(getattr(api, "_too_heavy_to_squeeze", False))  # refused a diagonal gap lately
         if (stats.encumbrance != "Unencumbered" or squeeze) and not adjacent and load_key != s.load_seen and \
                 "lighten_load" in have:

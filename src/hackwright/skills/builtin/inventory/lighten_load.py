@@ -34,10 +34,10 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     than keys, bags, unicorn horns, lamps and the like (a pick-axe goes here: shops
     refuse it anyway). Heaviest first within each group. Worn, wielded and quivered
     things, food, potions, scrolls, wands, rings, amulets, gems and gold stay.
-    Overtaxed or Overloaded (the hero cannot move: a lycanthrope in animal form
-    carries little), quivered missiles and a sling's stones go first too.
     Nothing is dropped with a hostile monster adjacent, or with a shopkeeper within
-    8 squares (inside a shop it would be sold).
+    8 squares (inside a shop it would be sold) — except when the hero is Overtaxed
+    or Overloaded and cannot move, fight or eat (a lycanthrope in animal form carries
+    little): then quivered missiles and a sling's stones go first too.
 
     Parameters:
         max_drops (int, 12): most stacks to drop.
@@ -65,12 +65,16 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
 
     if start.encumbrance == "Unencumbered" and not squeeze:
         return await finish("not_burdened", False)
+    # Overtaxed or Overloaded, the hero cannot move, fight or even eat (a lycanthrope
+    # turned into a rat is so with a Caveman's flint stones): dropping is all it can
+    # do, monster or shop or not, and ammunition goes too.
+    stuck = start.encumbrance in ("Overtaxed", "Overloaded")
     hero = start.position
     monsters = await nh.get_visible_monsters()
     adjacent = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.position.is_adjacent(hero)]
-    if adjacent:
+    if adjacent and not stuck:
         return await finish("hostile_adjacent", False, monster=adjacent[0].name)
-    if any(m.name == "shopkeeper" and m.position.steps_to(hero) <= 8 for m in monsters):
+    if any(m.name == "shopkeeper" and m.position.steps_to(hero) <= 8 for m in monsters) and not stuck:
         return await finish("in_shop", False)  # maybe inside: what is dropped there is sold
 
     infos = {}
@@ -90,10 +94,6 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     launchers = {"bow": ("arrow",), "yumi": ("ya",), "crossbow": ("crossbow bolt",), "sling": ("rock", "flint")}
     ammo_kept = tuple(a for launcher, ammo in launchers.items()
                       if re.search(r"\b" + launcher + r"\b", carried) for a in ammo if a != "rock")
-
-    # Overtaxed or Overloaded, the hero cannot move, fight or even eat (a lycanthrope
-    # turned into a rat is so with a Caveman's flint stones): then ammunition goes too.
-    stuck = start.encumbrance in ("Overtaxed", "Overloaded")
 
     async def group(item):
         """0-4: the order to drop in; None to keep."""
