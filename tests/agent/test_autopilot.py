@@ -216,6 +216,28 @@ async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_no
     assert d.skill_name == "quaff_or_zap_to_survive", d
 
 
+async def test_a_monk_at_full_health_leaves_by_the_close_up_stairs_from_an_elvenking(make_api):
+    """Elbereth does not stop an Elvenking; retreat_upstairs at its default refused a Monk at
+    full HP ("hp_ok") three times a turn, and he fought it and died (seed 3)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('@',\"Elvenking\"),(3,1),hostile,asleep",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="monk", race="human", gender="male", alignment="neutral")
+    state = await game_state(api)
+    hero = state["stats"].position
+    state["stats"] = dataclasses.replace(state["stats"], dungeon_level=4)  # as if deeper, by stairs
+    state["level"].stairs_up = Position(hero.x - 1, hero.y + 1)
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs"}
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
+
+
 async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_each_round(make_api):
     """A Barbarian shut in two rooms on Dlvl 1 searched one corridor square for 7,000 turns
     (the fallback) and starved (seed 28)."""

@@ -342,7 +342,9 @@ class Autopilot:
             if kit.wand and ok(SURVIVE):
                 return _decision(SURVIVE, {}, f"the {strong[0].name} is too strong to fight: zap a wand at it")
             if stairs_close and ok("retreat_upstairs"):
-                return _decision("retreat_upstairs", {}, f"the {strong[0].name} is too strong: leave upstairs")
+                # (force: at any HP — with its default it refused while HP was above half, three
+                # times a turn, and a Monk who had just prayed to full fought the Elvenking.)
+                return _decision("retreat_upstairs", {"force": True}, f"the {strong[0].name} is too strong: leave upstairs")
         if adjacent and hp_frac >= 0.45 and stats.hp > self.DANGER_FACTOR * threat and not strong and ok("explore_and_fight"):
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
