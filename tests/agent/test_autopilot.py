@@ -399,6 +399,22 @@ def test_a_healer_goes_no_deeper_than_her_experience_level_and_a_samurai_one_fur
     assert healer.max_depth(stats, starving=True) == 50  # a starving hero goes on regardless
 
 
+def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_is_due():
+    """A Hungry Priest at XL 2 dived to Dlvl 8 looking for food with a prayer in hand (one
+    fixes Weak hunger) and died there."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import HungerState
+
+    pilot = Autopilot()
+    pilot._role = "Priest"
+    stats = SimpleNamespace(xp_level=2, max_hp=20, hunger=HungerState.HUNGRY)
+    pilot.state.no_food = ("Hungry", (), 0)  # eat_when_hungry found nothing
+    pilot._prayer_timeout = 0
+    assert pilot._explore(pilot.state, (0, 3), stats, "explore").params["max_depth"] == 2
+    pilot._prayer_timeout = 800  # prayed lately: food must be found
+    assert "max_depth" not in pilot._explore(pilot.state, (0, 3), stats, "explore").params
+
+
 def test_once_the_mines_are_the_only_way_on_they_are_allowed_below_the_entrance_too():
     """Allowed on the entrance level alone, a Samurai went down into the Mines, climbed
     back out "as no place for this hero yet", and went down again, 566 times (seed 79)."""

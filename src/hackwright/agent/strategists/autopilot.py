@@ -95,6 +95,7 @@ class Autopilot:
         self._hits: dict[tuple[str, bool], float] = {}  # (species, poison resistant) -> _hit_potential
         self._speeds: dict[str, int] = {}  # species -> base speed
         self._role = ""  # the hero's role, read from the API at each decision
+        self._prayer_timeout = 0  # the API's estimate, read at each decision
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
     # The prayer clock assumes a 1000-turn reset after each prayer (91% of rnz(350) draws).
@@ -185,7 +186,7 @@ class Autopilot:
         near = [m for m in hostile if m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE]
         hp_frac = stats.hp / stats.max_hp if stats.max_hp else 1.0
         hunger = stats.hunger
-        timeout = await api.get_prayer_timeout()
+        timeout = self._prayer_timeout = await api.get_prayer_timeout()
 
         # A stall: decisions come and go but the game clock does not move (a skill
         # refusing at once, e.g. a monster diagonal to a doorway). Let time pass.
@@ -695,7 +696,11 @@ class Autopilot:
         if stats.max_hp and stats.max_hp < 18:
             # Few hit points: one more bite can kill, so hand back earlier (7 HP at least).
             params["hp_threshold"] = round(min(0.7, max(0.4, 7 / stats.max_hp)), 2)
-        deepest = self.max_depth(stats, starving=bool(s.no_food) and stats.hunger.severity >= HungerState.HUNGRY.severity)
+        # (Not while a prayer can still fill the stomach once Weak: a Hungry Priest at XL 2
+        # dived to Dlvl 8 for food with a prayer in hand, and died there.)
+        starving = bool(s.no_food) and stats.hunger.severity >= HungerState.HUNGRY.severity and \
+            self._prayer_timeout > 200
+        deepest = self.max_depth(stats, starving=starving)
         if deepest < 50:
             params["max_depth"] = deepest
             params["linger_turns"] = self.LINGER_TURNS
