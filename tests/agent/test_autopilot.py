@@ -201,6 +201,30 @@ async def test_an_acid_blob_in_the_doorway_is_fought_by_a_hero_with_hp_to_spare(
     assert d.skill_name == "melee_fight" and d.params["target"] == "acid blob", d
 
 
+async def test_a_knight_at_full_health_kills_a_green_mold_rather_than_wait_for_it_to_move(make_api):
+    """Molds never move. A Knight with 29 HP of 29 (a green mold's mark is 30) stepped away
+    "to give it room" and waited 4,500 turns on Dlvl 2; a 9-HP hero must not try."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('F',\"green mold\"),(3,1),hostile",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="knight", race="human", gender="male", alignment="lawful")
+    state = await game_state(api)
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "go_to", "ranged_attack"}
+    pilot = Autopilot()
+    pilot.explored(api)  # nothing else left to do here
+    state["stats"] = dataclasses.replace(state["stats"], hp=29, max_hp=29)
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "melee_fight" and d.params["target"] == "green mold", d
+    state["stats"] = dataclasses.replace(state["stats"], hp=9, max_hp=9)
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name != "melee_fight" and "room to move" not in d.reasoning, d
+
+
 async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_not_stop(make_api):
     """Half the heroes died with healing potions or attack wands unused in their packs."""
     from hackwright.agent.strategists.autopilot import Autopilot

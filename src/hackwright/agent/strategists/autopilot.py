@@ -445,8 +445,11 @@ class Autopilot:
         # One whose touch only stings (an acid blob's acid, a mold's cold or fire, at most
         # the HP below per blow) is killed when the hero has HP to spare: an acid blob sat
         # in a doorway for 1,000 turns while a Priestess waited outside and starved.
+        # (At full health a little under the mark will do: a Knight with 29 HP of 29 waited
+        # 4,500 turns on Dlvl 2 for a green mold, which needs 30, to move.)
         stingers = [m for m in untouchable if m.position.steps_to(hero) <= 3
-                    and stats.hp >= self.STING_HP.get(m.name, 10_000)]
+                    and stats.hp >= min(self.STING_HP.get(m.name, 10_000), stats.max_hp)
+                    and stats.max_hp >= 0.6 * self.STING_HP.get(m.name, 10_000)]
         if (blocked or s.recent_stall or any(m.position.is_adjacent(hero) for m in stingers)) and stingers \
                 and ok("melee_fight"):
             return _decision("melee_fight", {"target": stingers[0].name, "hp_threshold": 0.5},
@@ -479,9 +482,11 @@ class Autopilot:
                              "waiting away from the untouchable monster in the way, so it can move off")
         # (also when one sits right next to the hero: a gas spore there makes every rest
         # and search stop at once, and one hero spent 7,000 turns so)
-        touching = any(m.position.is_adjacent(hero) for m in untouchable)
-        if (blocked or s.recent_stall or touching) and untouchable and ok("go_to"):
-            eye = min(untouchable, key=lambda m: m.position.steps_to(hero))
+        # (Not from a mold: molds never move.)
+        movers = [m for m in untouchable if not m.name.endswith(" mold")]
+        touching = any(m.position.is_adjacent(hero) for m in movers)
+        if (blocked or s.recent_stall or touching) and movers and ok("go_to"):
+            eye = min(movers, key=lambda m: m.position.steps_to(hero))
             spot = _room_to_wait(level, hero, eye.position, {m.position for m in monsters})
             if eye.position.steps_to(hero) <= (3 if touching or not blocked else 8) and spot is not None:
                 s.make_room_until = stats.turn + 120
