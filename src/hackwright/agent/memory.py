@@ -188,8 +188,7 @@ class AgentMemory:
             del notes.items[p]  # the square is in view or remembered without the object
         # The API's own per-observation list (computing it here: a placeholder put in its
         # cache once hid every monster from the next skill's first step, floating eyes too).
-        hero = Position(int(obs["blstats"][0]), int(obs["blstats"][1]))
-        for m in api._cached("monsters", lambda: observe.visible_monsters(obs, hero)):
+        for m in api._monsters_now():
             if not m.is_tame:
                 notes.monsters[m.name] = (turn, m.position)
 

@@ -367,12 +367,15 @@ class NetHackAPI:
 
     async def get_visible_monsters(self) -> list[Monster]:
         """Get all monsters currently visible, nearest first (pets included; check is_tame)."""
-        def monsters() -> list[Monster]:
+        return self._monsters_now()
+
+    def _monsters_now(self) -> list[Monster]:
+        def make() -> list[Monster]:
             out = observe.visible_monsters(self._obs(), self._hero())
             return [dataclasses.replace(m, is_tame=False) if m.is_tame and m.name in self._turned_pets else m
                     for m in out]
 
-        return self._cached("monsters", monsters)
+        return self._cached("monsters", make)
 
     async def get_adjacent_monsters(self) -> list[Monster]:
         """Get monsters in the 8 adjacent tiles."""
@@ -544,8 +547,9 @@ class NetHackAPI:
             for name in _HITS_HERO.findall(m):
                 name = name.lower()
                 seen = [x for x in observe.visible_monsters(self._obs(), self._hero()) if x.name == name]
-                if seen and all(x.is_tame for x in seen):
+                if seen and all(x.is_tame for x in seen) and name not in self._turned_pets:
                     self._turned_pets.add(name)
+                    self._cache.pop("monsters", None)  # listed as tame already this turn
 
     def _fail(self, error: str) -> ActionResult:
         return ActionResult(False, [], False, False, error, game_over=self._game.done)
@@ -1151,6 +1155,7 @@ class NetHackAPI:
         self._kb.settle(ex, keep_open=True)
         self.actions_taken += 1
         self._refresh()
+        self._note_turned_pets(ex.messages)
         self._after_action()
         after = self._snapshot() if not self._game.done else before
         prompt = ex.open_prompt
@@ -1179,7 +1184,7 @@ class NetHackAPI:
         last seen out of view)."""
         hero = self._hero()
         # Shares the per-observation cache with get_visible_monsters: move_to asks every step.
-        visible = self._cached("monsters", lambda: observe.visible_monsters(self._obs(), hero))
+        visible = self._monsters_now()
         out = [m.position for m in visible if (m.is_peaceful and not m.is_tame) or m.name in self.NEVER_TOUCH]
         # Such a monster stays in the way after it drops out of view (a floating eye in a
         # dark corridor): remember its square until the hero sees it empty, or for a while.

@@ -103,7 +103,7 @@ class EventMonitor:
         bl = obs["blstats"]
         hero = Position(int(bl[nh.NLE_BL_X]), int(bl[nh.NLE_BL_Y]))
         # Shares the API's per-observation cache with get_visible_monsters and the prefetch.
-        monsters = api._cached("monsters", lambda: observe.visible_monsters(obs, hero))
+        monsters = api._monsters_now()
         hostiles = Counter(m.name for m in monsters if not m.is_peaceful and not m.is_tame)
         glyphs = obs["glyphs"]
         item_mask = G.IS_ITEM[glyphs]
