@@ -262,6 +262,33 @@ async def test_a_monk_at_full_health_leaves_by_the_close_up_stairs_from_an_elven
     assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
 
 
+async def test_a_fox_put_to_sleep_by_the_healers_wand_is_hit_not_zapped_again(make_api):
+    """A Healer zapped her wand of sleep at a fox seven times running, each ray hitting a
+    fox already asleep, never struck it, and died when it woke (seed 2)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import SURVIVE, Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('d',\"fox\"),(3,1),hostile",
+                   hero=(2, 1))
+    api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             SURVIVE}
+    pilot = Autopilot()
+    pilot.state.elbereth_at = (1, (await api.get_stats()).position.x, (await api.get_stats()).position.y)
+    state = await game_state(api)
+    state["stats"] = dataclasses.replace(state["stats"], hp=4)  # in danger, Elbereth tried here
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == SURVIVE, d
+    zapped = SkillResult(stopped_reason="zapped", success=True, actions_taken=1, turns_elapsed=1,
+                         data={"item": "a wand of sleep (0:4)", "messages": ["The sleep ray hits the fox."]})
+    pilot.observe(SURVIVE, zapped, api)
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "melee_fight" and d.params["target"] == "fox", d
+
+
 async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_each_round(make_api):
     """A Barbarian shut in two rooms on Dlvl 1 searched one corridor square for 7,000 turns
     (the fallback) and starved (seed 28)."""

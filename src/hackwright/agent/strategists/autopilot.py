@@ -57,6 +57,7 @@ class AutopilotState:
     way_items_tried: dict = field(default_factory=dict)  # level -> inventory letters used to find a way on
     fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
     eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
+    asleep: dict = field(default_factory=dict)  # species -> turn until which a sleep ray holds it
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -137,6 +138,11 @@ class Autopilot:
         if skill in ("melee_fight", "ranged_attack") and result is not None and \
                 result.stopped_reason == "target_dead" and data.get("at") and data.get("killed_turn"):
             s.fresh_kill = (data.get("target"), int(data["killed_turn"]), tuple(data["at"]))
+        if skill == SURVIVE:
+            # A wand of sleep's ray (6d25 turns of sleep, at least 6): the monster is helpless.
+            for m in data.get("messages") or []:
+                for name in re.findall(r"The sleep ray hits the ([a-z][a-z -]*?)[.!]", m):
+                    s.asleep[name] = turn + 12
         if skill == "read_or_zap_to_find_way":
             # the item it used, or "-" for a run that used none (runs per level are bounded)
             s.way_items_tried.setdefault(level, []).append(data.get("slot") or "-")
@@ -262,6 +268,12 @@ class Autopilot:
         major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
         if major and timeout <= 200 and ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "HP is critical and prayer should be safe")
+        # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
+        # of sleep at a sleeping fox seven times running, never hit it, and died when it woke).
+        asleep = [m for m in adjacent if s.asleep.get(m.name, -1) >= stats.turn]
+        if asleep and len(asleep) == len(adjacent) and ok("melee_fight"):
+            return _decision("melee_fight", {"target": asleep[0].name, "hp_threshold": 0.1},
+                             f"the {asleep[0].name} is asleep: kill it while it cannot fight back")
         # Potions and wands: 20 of 40 heroes died carrying healing potions (Healers with
         # eight), attack wands or both, unused.
         kit = _emergency_kit(state["inventory"])
