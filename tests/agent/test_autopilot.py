@@ -529,3 +529,24 @@ async def test_an_overtaxed_hero_drops_things_before_anything_else_even_beside_a
     assert d.skill_name == "lighten_load", d
     d = await decide(pilot, api, names, state)  # nothing dropped meanwhile: not again and again
     assert d.skill_name != "lighten_load", d
+
+
+async def test_a_gnome_lord_that_zaps_a_wand_is_closed_in_on_not_waited_out_on_elbereth(make_api):
+    """Elbereth does not stop a wand: a Barbarian rested on it while a gnome lord zapped a
+    wand of striking at him until he died; five of thirteen strong heroes lost died to wands."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["---------", "|.......|", "|.......|", "---------"], "MONSTER:('G',\"gnome lord\"),(5,1),hostile",
+                   hero=(1, 1))
+    api = make_api(des, seed=0, role="barbarian", race="human", gender="male", alignment="neutral")
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    state = await game_state(api)
+    state["stats"] = dataclasses.replace(state["stats"], hp=state["stats"].max_hp // 2 - 1)  # hurt
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "engrave_elbereth", d  # hurt with a monster about: rest on Elbereth
+    api._note_messages(["The gnome lord zaps a brass wand!  The wand hits you!"])
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "melee_fight" and d.params["target"] == "gnome lord", d

@@ -86,6 +86,9 @@ _RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf",
 # A monster's blow at the hero: "The kitten bites!" (a blow at another monster names it).
 _HITS_HERO = re.compile(r"\bThe ([a-z][a-z -]*?) (?:bites|hits|kicks|claws|scratches|butts|stings|touches)!")
 
+# A monster using a wand: "The gnome lord zaps a brass wand!" (then striking, sleep, cold...).
+_ZAPS = re.compile(r"\bThe ([a-z][a-z -]*?) zaps (?:an? |the )?[a-z -]*?wand")
+
 # What an angry god says or does (pray.c angrygods, godwrath, gods_upset): any of
 # these means the prayer came too soon or with bad Luck, the god is now angry and
 # every further prayer makes it worse (lost levels, cursed items, minions, lightning).
@@ -154,6 +157,7 @@ class NetHackAPI:
         self._watched_levels = set()
         self._shop_levels = set()
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
+        self._zappers: dict[str, int] = {}  # species -> last turn one zapped a wand in view
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -538,6 +542,13 @@ class NetHackAPI:
         for hook in list(self.after_action):
             hook(self)
 
+    def _note_messages(self, messages: list[str]) -> None:
+        """What the messages of an action tell about the monsters around (see below)."""
+        self._note_turned_pets(messages)
+        for m in messages:
+            for name in _ZAPS.findall(m):
+                self._zappers[name.lower()] = self._stats_now().turn
+
     def _note_turned_pets(self, messages: list[str]) -> None:
         """A pet never attacks the hero, and the game calls it "your kitten". "The kitten
         bites!" while the only kitten in view is drawn as tame means it has gone wild
@@ -572,7 +583,7 @@ class NetHackAPI:
         self._refresh()
         if any(_SHOP_SOUNDS.search(m) for m in ex.messages):
             self._shop_levels.add(self._where()[:2])
-        self._note_turned_pets(ex.messages)
+        self._note_messages(ex.messages)
         self._after_action()
         if self._game.done:
             return ActionResult(False, ex.messages, True, True, "the hero died (game over)", game_over=True)
@@ -1155,7 +1166,7 @@ class NetHackAPI:
         self._kb.settle(ex, keep_open=True)
         self.actions_taken += 1
         self._refresh()
-        self._note_turned_pets(ex.messages)
+        self._note_messages(ex.messages)
         self._after_action()
         after = self._snapshot() if not self._game.done else before
         prompt = ex.open_prompt
