@@ -13,6 +13,22 @@ async def game_state(api) -> dict:
             "monsters": await api.get_visible_monsters(), "inventory": await api.get_inventory()}
 
 
+# A small lit room; the hero at (2, 1), the monster of a test beside it at (3, 1).
+SMALL_ROOM = ["-------", "|.....|", "|.....|", "-------"]
+CHARACTERS = {"monk": ("male", "neutral"), "priest": ("female", "neutral"), "knight": ("male", "lawful"),
+              "healer": ("female", "neutral")}
+
+
+def hero_beside(make_api, monster: str, role: str):
+    """A human ``role`` at (2, 1) of SMALL_ROOM, next to ``monster`` (a des-file MONSTER line
+    after the colon, e.g. ``('d',"fox"),(3,1),hostile``)."""
+    from tests.conftest import room_des
+
+    gender, alignment = CHARACTERS[role]
+    return make_api(room_des(SMALL_ROOM, f"MONSTER:{monster}", hero=(2, 1)), seed=0, role=role, race="human",
+                    gender=gender, alignment=alignment)
+
+
 async def decide(pilot, api, names: set, state: dict):
     """One autopilot decision on this game, with only the skills in ``names`` available."""
     return await pilot.decide(SimpleNamespace(api=api, state=state, skill_names=names, kills={}))
@@ -63,11 +79,8 @@ async def test_a_cockatrice_biting_the_hero_gets_elbereth_not_a_rest(make_api):
     """Never meleed bare-handed, a cockatrice was "not adjacent" to the autopilot, which rested
     beside it until its hissing turned a Monk to stone (seed 38)."""
     from hackwright.agent.strategists.autopilot import Autopilot
-    from tests.conftest import room_des
 
-    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('c',\"cockatrice\"),(3,1),hostile",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="monk", race="human", gender="male", alignment="neutral")
+    api = hero_beside(make_api, "('c',\"cockatrice\"),(3,1),hostile", "monk")
     state = await game_state(api)
     assert any(m.name == "cockatrice" for m in state["monsters"])
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
@@ -183,21 +196,21 @@ async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api)
     assert "You hit the dust vortex" in log or "You destroy the dust vortex" in log, log
 
 
+# What a hero whose way on is shut by a monster may do.
+BLOCKED_SKILLS = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+                  "go_to", "ranged_attack"}
+
+
 async def test_an_acid_blob_in_the_doorway_is_fought_by_a_hero_with_hp_to_spare(make_api):
     """An acid blob's touch only splashes acid; a Priestess waited 1,000 turns outside the
     door it sat in and starved (seed 22)."""
     from hackwright.agent.strategists.autopilot import Autopilot
-    from tests.conftest import room_des
 
-    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('b',\"acid blob\"),(3,1),hostile,asleep",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="priest", race="human", gender="female", alignment="neutral")
+    api = hero_beside(make_api, "('b',\"acid blob\"),(3,1),hostile,asleep", "priest")
     state = await game_state(api)
-    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
-             "go_to", "ranged_attack"}
     pilot = Autopilot()
     pilot.explored(api)  # nothing else left to do here
-    d = await decide(pilot, api, names, state)
+    d = await decide(pilot, api, BLOCKED_SKILLS, state)
     assert d.skill_name == "melee_fight" and d.params["target"] == "acid blob", d
 
 
@@ -207,32 +220,24 @@ async def test_a_knight_at_full_health_kills_a_green_mold_rather_than_wait_for_i
     import dataclasses
 
     from hackwright.agent.strategists.autopilot import Autopilot
-    from tests.conftest import room_des
 
-    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('F',\"green mold\"),(3,1),hostile",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="knight", race="human", gender="male", alignment="lawful")
+    api = hero_beside(make_api, "('F',\"green mold\"),(3,1),hostile", "knight")
     state = await game_state(api)
-    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
-             "go_to", "ranged_attack"}
     pilot = Autopilot()
     pilot.explored(api)  # nothing else left to do here
     state["stats"] = dataclasses.replace(state["stats"], hp=29, max_hp=29)
-    d = await decide(pilot, api, names, state)
+    d = await decide(pilot, api, BLOCKED_SKILLS, state)
     assert d.skill_name == "melee_fight" and d.params["target"] == "green mold", d
     state["stats"] = dataclasses.replace(state["stats"], hp=9, max_hp=9)
-    d = await decide(Autopilot(), api, names, state)
+    d = await decide(Autopilot(), api, BLOCKED_SKILLS, state)
     assert d.skill_name != "melee_fight" and "room to move" not in d.reasoning, d
 
 
 async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_not_stop(make_api):
     """Half the heroes died with healing potions or attack wands unused in their packs."""
     from hackwright.agent.strategists.autopilot import Autopilot
-    from tests.conftest import room_des
 
-    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('@',\"Elvenking\"),(3,1),hostile,asleep",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    api = hero_beside(make_api, "('@',\"Elvenking\"),(3,1),hostile,asleep", "healer")
     state = await game_state(api)
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "quaff_or_zap_to_survive", "retreat_upstairs"}
@@ -247,11 +252,8 @@ async def test_a_monk_at_full_health_leaves_by_the_close_up_stairs_from_an_elven
 
     from hackwright.agent.strategists.autopilot import Autopilot
     from hackwright.api import Position
-    from tests.conftest import room_des
 
-    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('@',\"Elvenking\"),(3,1),hostile,asleep",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="monk", race="human", gender="male", alignment="neutral")
+    api = hero_beside(make_api, "('@',\"Elvenking\"),(3,1),hostile,asleep", "monk")
     state = await game_state(api)
     hero = state["stats"].position
     state["stats"] = dataclasses.replace(state["stats"], dungeon_level=4)  # as if deeper, by stairs
@@ -269,11 +271,8 @@ async def test_a_fox_put_to_sleep_by_the_healers_wand_is_hit_not_zapped_again(ma
 
     from hackwright.agent.strategists.autopilot import SURVIVE, Autopilot
     from hackwright.skills.result import SkillResult
-    from tests.conftest import room_des
 
-    des = room_des(["-------", "|.....|", "|.....|", "-------"], "MONSTER:('d',\"fox\"),(3,1),hostile",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    api = hero_beside(make_api, "('d',\"fox\"),(3,1),hostile", "healer")
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              SURVIVE}
     pilot = Autopilot()
@@ -340,7 +339,7 @@ async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make
     from tests.conftest import room_des
 
     eyes = "\n".join(f"MONSTER:('e',\"floating eye\"),({x},{y}),hostile,asleep" for x, y in ((4, 1), (4, 2), (5, 2)))
-    api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], eyes, hero=(5, 1)), seed=0,
+    api = make_api(room_des(SMALL_ROOM, eyes, hero=(5, 1)), seed=0,
                    role="knight", race="human", gender="male", alignment="lawful", extra={"pet": False})
     state = await game_state(api)
     assert sum(m.name == "floating eye" for m in state["monsters"]) == 3
@@ -356,7 +355,7 @@ async def test_a_hero_boxed_in_by_peaceful_floating_eyes_waits_for_them_to_drift
     from tests.conftest import room_des
 
     eyes = "\n".join(f"MONSTER:('e',\"floating eye\"),({x},{y}),peaceful,asleep" for x, y in ((4, 1), (4, 2), (5, 2)))
-    api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], eyes, hero=(5, 1)), seed=0,
+    api = make_api(room_des(SMALL_ROOM, eyes, hero=(5, 1)), seed=0,
                    role="knight", race="human", gender="male", alignment="lawful", extra={"pet": False})
     state = await game_state(api)
     assert all(m.is_peaceful for m in state["monsters"] if m.name == "floating eye")
@@ -488,7 +487,7 @@ async def test_a_fainting_hero_with_no_food_prays_though_his_last_prayer_was_rec
     from tests.conftest import room_des
     from tests.skills.builtin.conftest import starve
 
-    api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], hero=(2, 1)), seed=0,
+    api = make_api(room_des(SMALL_ROOM, hero=(2, 1)), seed=0,
                    role="valkyrie", race="human", gender="female", alignment="neutral")
     for food in [i for i in await api.get_inventory() if i.object_class == "food"]:
         await api.drop(food.slot)
