@@ -86,9 +86,8 @@ _RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf",
 # A monster's blow at the hero: "The kitten bites!" (a blow at another monster names it).
 _HITS_HERO = re.compile(r"\bThe ([a-z][a-z -]*?) (?:bites|hits|kicks|claws|scratches|butts|stings|touches)!")
 
-# A monster attacking from afar: "The gnome lord zaps a brass wand!", "The large kobold
-# throws a dart!", "The hill orc shoots 2 arrows!".
-_SHOOTS = re.compile(r"\bThe ([a-z][a-z -]*?) (?:zaps (?:an? |the )?[a-z -]*?wand|throws|shoots|fires)\b")
+# A monster using a wand: "The gnome lord zaps a brass wand!" (then striking, sleep, cold...).
+_ZAPS = re.compile(r"\bThe ([a-z][a-z -]*?) zaps (?:an? |the )?[a-z -]*?wand")
 
 # What an angry god says or does (pray.c angrygods, godwrath, gods_upset): any of
 # these means the prayer came too soon or with bad Luck, the god is now angry and
@@ -158,7 +157,7 @@ class NetHackAPI:
         self._watched_levels = set()
         self._shop_levels = set()
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
-        self._shooters: dict[str, int] = {}  # species -> last turn one zapped, threw or shot at range
+        self._zappers: dict[str, int] = {}  # species -> last turn one zapped a wand in view
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -547,8 +546,8 @@ class NetHackAPI:
         """What the messages of an action tell about the monsters around (see below)."""
         self._note_turned_pets(messages)
         for m in messages:
-            for name in _SHOOTS.findall(m):
-                self._shooters[name.lower()] = self._stats_now().turn
+            for name in _ZAPS.findall(m):
+                self._zappers[name.lower()] = self._stats_now().turn
 
     def _note_turned_pets(self, messages: list[str]) -> None:
         """A pet never attacks the hero, and the game calls it "your kitten". "The kitten

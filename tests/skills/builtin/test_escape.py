@@ -63,13 +63,3 @@ async def test_a_hero_with_nothing_to_drink_or_zap_says_so(play):
     r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=1.01)).result
     assert r.stopped_reason == "nothing_to_use" and not r.success and r.actions_taken == 0, r
     assert "no healing potion" in r.data["why"]
-
-
-async def test_engrave_elbereth_stops_resting_when_darts_hit_from_afar(play):
-    # Elbereth keeps melee off, not missiles or wands: a Barbarian rested on it while a
-    # gnome lord zapped a wand of striking at him until he died. (On this seed the large
-    # kobold carries darts.)
-    api = play("kobold_down_the_corridor", seed=10)
-    r = (await run_skill(api, "engrave_elbereth", rest_to=1.01, max_turns=60)).result
-    assert r.stopped_reason == "shot_at" and r.data["hp_lost"] > 0, r
-    assert "throws a dart" in await message_log(api)

@@ -301,15 +301,15 @@ class Autopilot:
         if major and adjacent and kit.mystery and ok(SURVIVE):
             return _decision(SURVIVE, {"heal_below": 0.5, "unknown": True},
                              "HP is critical, no prayer, nothing known to help: try an unknown potion or wand")
-        # A monster zapping a wand or shooting at me (striking, magic missile, arrows, darts):
-        # Elbereth and rest do not stop those, and five of thirteen strong heroes lost died
-        # so, one resting on Elbereth while a gnome lord zapped it to death. Close in, kill it.
-        shooters = getattr(api, "_shooters", {})
-        shooting = [m for m in hostile if stats.turn - shooters.get(m.name, -10_000) <= 30
-                    and m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE]
-        if shooting and not major and ok("melee_fight"):
-            return _decision("melee_fight", {"target": shooting[0].name, "hp_threshold": 0.2, "approach_radius": 6},
-                             f"the {shooting[0].name} attacks me from afar, which Elbereth does not stop: "
+        # A monster zapping a wand at me (striking, magic missile, cold): Elbereth and rest do
+        # not stop a wand, and five heroes of thirteen strong ones lost died so, one resting on
+        # Elbereth while a gnome lord zapped it to death. Close in and kill it.
+        zappers = getattr(api, "_zappers", {})
+        wand_users = [m for m in hostile if stats.turn - zappers.get(m.name, -10_000) <= 30
+                      and m.position.steps_to(hero) <= 6]
+        if wand_users and not major and ok("melee_fight"):
+            return _decision("melee_fight", {"target": wand_users[0].name, "hp_threshold": 0.2, "approach_radius": 6},
+                             f"the {wand_users[0].name} zaps a wand at me, which Elbereth does not stop: "
                              "close in and kill it")
         # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
         # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.

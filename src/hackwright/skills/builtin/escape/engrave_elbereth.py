@@ -28,9 +28,7 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
 
     Stopped reasons: "safe" (success: no hostile adjacent any more), "healed"
     (success, with rest_to), "useless" (every adjacent hostile ignores Elbereth),
-    "ignored" (the hero keeps being hit on the square), "shot_at" (hurt with no
-    monster adjacent: missiles, a wand or a spell from afar, which Elbereth does not
-    stop; data.hp_lost), "hungry" (grown Weak from
+    "ignored" (the hero keeps being hit on the square), "hungry" (grown Weak from
     hunger while resting with rest_to: eat or pray first), "cannot_engrave"
     (levitating, engulfed, or the text never came out right), "budget", "game_over".
     """
@@ -96,10 +94,6 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         near = await adjacent_hostiles()
         if stats.hp < last_hp and near:
             hits += 1
-        if stats.hp < last_hp and not near:
-            # Hurt with nothing next to me: arrows, a wand, a spell from afar. Elbereth does
-            # not stop those (a Barbarian rested on it while a gnome lord zapped him to death).
-            return await finish("shot_at", False, hp_lost=last_hp - stats.hp)
         last_hp = stats.hp
         if near and all(_ignores(m) for m in near):
             return await finish("useless", False, monsters=[m.name for m in near])
