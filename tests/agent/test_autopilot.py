@@ -16,7 +16,7 @@ async def game_state(api) -> dict:
 # A small lit room; the hero at (2, 1), the monster of a test beside it at (3, 1).
 SMALL_ROOM = ["-------", "|.....|", "|.....|", "-------"]
 CHARACTERS = {"monk": ("male", "neutral"), "priest": ("female", "neutral"), "knight": ("male", "lawful"),
-              "healer": ("female", "neutral"), "tourist": ("male", "neutral")}
+              "healer": ("female", "neutral")}
 
 
 def hero_beside(make_api, monster: str, role: str):
@@ -549,17 +549,3 @@ async def test_a_gnome_lord_that_zaps_a_wand_is_closed_in_on_not_waited_out_on_e
     api._note_messages(["The gnome lord zaps a brass wand!  The wand hits you!"])
     d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "melee_fight" and d.params["target"] == "gnome lord", d
-
-
-async def test_a_fight_with_a_giant_bat_is_handed_back_while_hp_covers_its_two_bites(make_api):
-    """A giant bat bites twice a turn: a Tourist's melee_fight, told to stop at 35% of 40 HP,
-    checked at 16 HP and next at 7, and she died engraving Elbereth."""
-    import dataclasses
-
-    from hackwright.agent.strategists.autopilot import Autopilot
-
-    api = hero_beside(make_api, "('B',\"giant bat\"),(3,1),hostile,asleep", "tourist")
-    state = await game_state(api)
-    state["stats"] = dataclasses.replace(state["stats"], hp=36, max_hp=40)
-    d = await decide(Autopilot(), api, {"melee_fight", "engrave_elbereth", "rest_until_healed"}, state)
-    assert d.skill_name == "melee_fight" and d.params["hp_threshold"] >= 0.45, d  # 1.5 x 2d6 of 40

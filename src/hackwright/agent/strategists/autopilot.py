@@ -371,10 +371,7 @@ class Autopilot:
         if adjacent and hp_frac >= 0.45 and stats.hp > self.DANGER_FACTOR * threat and not strong and ok("explore_and_fight"):
             return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
         if adjacent and ok("melee_fight"):
-            # (Hand back while HP still covers one worst turn and a half: a giant bat, two bites
-            # a turn, took a Tourist from 16 HP to 7 between two checks of a fixed 35%.)
-            floor = round(min(0.7, max(0.35, self.DANGER_FACTOR * threat / max(1, stats.max_hp))), 2)
-            return _decision("melee_fight", {"hp_threshold": floor}, f"fight the {adjacent[0].name}")
+            return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
         if adjacent:
             # The fighting skills have just handed back (low HP, nothing else helped): one
             # blow at a time rather than exploring on, which fights anyway and blindly
