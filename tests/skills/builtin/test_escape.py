@@ -47,6 +47,15 @@ async def test_a_healer_next_to_a_jackal_puts_it_to_sleep_with_her_wand(play):
     assert "sleep ray hits the jackal" in await message_log(api)
 
 
+async def test_with_kill_only_a_healer_keeps_her_wand_of_sleep_for_a_fight(play):
+    # A sleeping floating eye still shuts a doorway: a Healer shut in a shop zapped her
+    # wand of sleep at one ten times over.
+    api = play("jackal_adjacent", hero="healer")
+    r = (await run_skill(api, "quaff_or_zap_to_survive", kill_only=True)).result
+    assert r.stopped_reason == "nothing_to_use" and r.actions_taken == 0, r
+    assert "sleep ray" not in await message_log(api)
+
+
 async def test_a_hurt_healer_drinks_her_smallest_healing_potion_first(play):
     api = play("empty_room", hero="healer")
     before = {i.name: i.quantity for i in await api.get_inventory() if i.object_class == "potion"}

@@ -538,8 +538,11 @@ class Autopilot:
             patience = 0 if boxed else self.EYE_PATIENCE
             if stats.turn - s.eye_stall_since[level_key] >= patience and not others and \
                     hp_frac >= 0.9 and hunger.severity < HungerState.WEAK.severity:
-                if kit.wand and ok(SURVIVE):
-                    return _decision(SURVIVE, {}, "a floating eye has blocked the way for long: zap a wand at it")
+                # (Not sleep or slow monster: a Healer put the eye in a shop's door to sleep 10
+                # times over and stayed shut in; a sleeping eye still blocks, its gaze still freezes.)
+                if kit.kill_wand and ok(SURVIVE):
+                    return _decision(SURVIVE, {"kill_only": True},
+                                     "a floating eye has blocked the way for long: zap a wand at it")
                 return _keys("F" + _VI_KEYS[hero.direction_to(eyes[0].position)],
                              "a floating eye has blocked the only way for hundreds of turns "
                              "and nothing else works: hit it, alone and at full health")
@@ -756,6 +759,7 @@ class EmergencyKit:
     heal: bool
     wand: bool
     mystery: bool
+    kill_wand: bool = False  # a wand that hurts or removes a monster (not sleep, not slow)
 
 
 def _emergency_kit(inventory) -> EmergencyKit:
@@ -767,7 +771,9 @@ def _emergency_kit(inventory) -> EmergencyKit:
     mystery = any(" of " not in n for n, i in names if i.object_class == "potion"
                   and i.blessed_cursed_unknown != "cursed" and "water" not in n and "clear" not in n) or \
         any(" of " not in n for n, _ in charged)
-    return EmergencyKit(heal, wand, mystery)
+    kill_wand = any(any(w in n for w in ATTACK_WANDS if w not in ("wand of sleep", "wand of slow monster"))
+                    for n, _ in charged)
+    return EmergencyKit(heal, wand, mystery, kill_wand)
 
 
 THROWN = ("dagger", "knife", "spear", "javelin", "dart", "shuriken")

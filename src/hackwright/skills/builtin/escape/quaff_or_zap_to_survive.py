@@ -24,7 +24,8 @@ def _empty(item):
     return "(0:0)" in (item.text or "") or "(0:-1)" in (item.text or "")
 
 
-async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True, unknown: bool = False) -> SkillResult:
+async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True, unknown: bool = False,
+                                  kill_only: bool = False) -> SkillResult:
     """Use one carried item to live through the next turns: drink a healing potion, or zap a wand at the worst monster next to you.
 
     For when prayer is not safe and Elbereth does not help (or as well as it). In
@@ -43,6 +44,9 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
         heal_below (float, 0.5): drink only below this fraction of max HP.
         zap (bool, True): zap wands at an adjacent hostile.
         unknown (bool, False): try unidentified potions and wands too (a last resort).
+        kill_only (bool, False): zap only wands that hurt or remove the monster, never
+            sleep or slow monster (a sleeping floating eye still shuts a doorway, and
+            its gaze still paralyzes whoever hits it).
 
     Stopped reasons: "quaffed" (success; data.item), "zapped" (success; data.item,
     data.target), "nothing_to_use" (data.why), "failed" (data.error), "game_over".
@@ -99,7 +103,8 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
         return await finish("zapped", True, item=item.text, target=target.name, messages=res.messages[-3:])
 
     if zap and target is not None:
-        known = [(ATTACK_WANDS.index(_kind(w, "wand")), w) for w in wands if _kind(w, "wand") in ATTACK_WANDS]
+        usable = [k for k in ATTACK_WANDS if not (kill_only and k in ("sleep", "slow monster"))]
+        known = [(usable.index(_kind(w, "wand")), w) for w in wands if _kind(w, "wand") in usable]
         if known:
             known.sort(key=lambda t: t[0])
             return await zap_at(known[0][1])
