@@ -469,3 +469,19 @@ async def test_a_pet_that_bites_the_hero_counts_as_hostile_from_then_on(make_api
     await api.search()
     kittens = [m for m in await api.get_visible_monsters() if m.name == "kitten"]
     assert kittens and not any(m.is_tame for m in kittens)
+
+
+async def test_stairs_down_remembered_where_there_are_none_are_forgotten_when_going_down_fails(make_api):
+    # A mimic may pose as stairs; once it has moved off, the memory of them misled a Monk
+    # into trying ">" on the same square 1,200 times.
+    from nle import nethack
+
+    from hackwright.api import glyphs as G
+
+    api = make_api(room_des(ROOM))
+    hero = await api.get_position()
+    api._level_memory().remember_terrain(hero, nethack.GLYPH_CMAP_OFF + G.S_DNSTAIR)
+    assert (await api.get_current_level()).stairs_down == hero
+    res = await api.go_down()
+    assert not res.success
+    assert (await api.get_current_level()).stairs_down is None

@@ -1009,6 +1009,11 @@ class NetHackAPI:
         before = self._where()
         res = self._act(">", success=lambda ex, b, a: self._level_changed(b[2]))
         if not res.success and res.error and "can't go down" in res.error.lower():
+            mem, hero = self._level_memory(), self._hero()
+            if hero in mem.all_stairs_down:
+                # Remembered stairs that are not there: a mimic posed as them, and a Monk
+                # tried to go down this square 1,200 times. Floor, then.
+                mem.remember_terrain(hero, nh_bl.GLYPH_CMAP_OFF + G.S_ROOM)
             res.error = self._stairs_hint("down")
         if res.success:
             self._learn_square_underfoot()
