@@ -549,3 +549,8 @@ async def test_a_gnome_lord_that_zaps_a_wand_is_closed_in_on_not_waited_out_on_e
     api._note_messages(["The gnome lord zaps a brass wand!  The wand hits you!"])
     d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "melee_fight" and d.params["target"] == "gnome lord", d
+    # HP critical and prayer not safe yet (turn 1): the gnome lord is weak, and the next
+    # zap may kill; it is fought to the end rather than waited out
+    state["stats"] = dataclasses.replace(state["stats"], hp=max(1, state["stats"].max_hp // 8))
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "melee_fight" and d.params["hp_threshold"] == 0.0, d

@@ -42,6 +42,24 @@ def test_the_same_seed_replays_the_same_game_after_the_same_keys():
     assert (screens[0] == screens[1]).all()
 
 
+def test_the_last_living_stats_survive_the_zeroed_final_observation():
+    # NLE zeroes blstats once the game ends; a game that ends in the middle of a
+    # multi-key command (here #quit, y and the end-of-game pages) keeps what the last
+    # living screen showed
+    g = Game(GameConfig(seed=3, role="valkyrie"))
+    g.reset()
+    before = g.obs["blstats"].copy()
+    for k in "#quit\ry":
+        g.step_key(ord(k))
+    for _ in range(30):  # Escape through the end-of-game questions and pages
+        if g.done:
+            break
+        g.step_key(27)
+    assert not g.obs["blstats"].any()
+    assert g.live_blstats is not None and (g.live_blstats == before).all()
+    g.close()
+
+
 def test_the_challenge_env_has_every_observation_key_of_the_spec_and_the_full_action_set():
     g = Game(GameConfig(seed=1))
     obs = g.reset()

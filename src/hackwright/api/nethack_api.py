@@ -328,6 +328,9 @@ class NetHackAPI:
     @property
     def last_stats(self) -> Optional[Stats]:
         """The last stats of a living hero (NLE zeroes them in the final observation)."""
+        live = getattr(self._game, "live_blstats", None)
+        if live is not None:
+            return observe.decode_stats(live)
         if int(self._last_blstats[nh_bl.NLE_BL_HPMAX]) <= 0:
             return None
         return observe.decode_stats(self._last_blstats)

@@ -216,6 +216,11 @@ class Game:
         self.done = False
         self.steps = 0
         self.obs: dict[str, np.ndarray] = {}
+        # the blstats of the last screen with a living hero: NLE zeroes them in the
+        # final observation, and a death in the middle of a multi-key command (quaff,
+        # then --More--) would otherwise lose what that command changed (+10 score for
+        # a potion identified by drinking it)
+        self.live_blstats: Optional[np.ndarray] = None
         self.started_at = 0.0
         self.on_frame: list[Callable[["Game", Optional[int]], None]] = []
 
@@ -225,6 +230,7 @@ class Game:
         self.env.reset()
         self.done = False
         self.steps = 0
+        self.live_blstats = None
         self.started_at = time.time()
         self._set_obs(self.env.last_observation)
         self._frame(None)
@@ -232,6 +238,12 @@ class Game:
 
     def _set_obs(self, raw) -> None:
         self.obs = {k: raw[i] for k, i in self._index.items()}
+        bl = self.obs.get("blstats")
+        if bl is not None and int(bl[nethack.NLE_BL_HPMAX]) > 0:
+            if self.live_blstats is None:
+                self.live_blstats = bl.copy()
+            else:
+                np.copyto(self.live_blstats, bl)
 
     def step_key(self, key: int) -> dict[str, np.ndarray]:
         """Send one key (an ASCII code) to NetHack."""

@@ -72,3 +72,12 @@ async def test_a_hero_with_nothing_to_drink_or_zap_says_so(play):
     r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=1.01)).result
     assert r.stopped_reason == "nothing_to_use" and not r.success and r.actions_taken == 0, r
     assert "no healing potion" in r.data["why"]
+
+
+async def test_engrave_elbereth_stops_when_a_gnome_lord_zaps_a_wand_at_the_hero(play):
+    """Elbereth keeps a gnome lord from hitting the hero, not from zapping a wand at him
+    from across the room: resting on would only give the wand more turns."""
+    api = play("gnome_lord_with_wand", hero="samurai")
+    r = (await run_skill(api, "engrave_elbereth", rest_to=2.0, max_turns=60)).result  # rests on at any HP
+    assert r.stopped_reason == "zapped" and not r.success, (r, await message_log(api))
+    assert "zaps" in r.data["message"] and not api.game_over

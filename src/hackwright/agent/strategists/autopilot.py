@@ -311,6 +311,14 @@ class Autopilot:
             return _decision("melee_fight", {"target": wand_users[0].name, "hp_threshold": 0.2, "approach_radius": 6},
                              f"the {wand_users[0].name} zaps a wand at me, which Elbereth does not stop: "
                              "close in and kill it")
+        # With HP critical too, when the zapper is weak (a gnome lord, difficulty 4; a kobold): it dies to a
+        # blow or two, and waiting only gives the wand more turns.
+        weak_zappers = [m for m in wand_users if m.threat_level <= max(4, stats.xp_level)]
+        if weak_zappers and major and ok("melee_fight"):
+            return _decision("melee_fight", {"target": weak_zappers[0].name, "hp_threshold": 0.0,
+                                             "approach_radius": 6},
+                             f"HP is critical and the {weak_zappers[0].name} zaps a wand at me: "
+                             "it is weak, kill it before the next zap")
         # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
         # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
         respecting = [m for m in adjacent if m.char != "@" and m.name not in ELBERETH_IGNORED]

@@ -7,6 +7,9 @@ IGNORES = ("minotaur", "shopkeeper", "watchman", "watch captain", "guard", "alig
            "Death", "Pestilence", "Famine")
 
 
+ZAPPED = re.compile(r"\bzaps (?:a|an|the|his|her|its) ")
+
+
 def _ignores(m):
     return m.char == "@" or m.name in IGNORES
 
@@ -28,7 +31,8 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
 
     Stopped reasons: "safe" (success: no hostile adjacent any more), "healed"
     (success, with rest_to), "useless" (every adjacent hostile ignores Elbereth),
-    "ignored" (the hero keeps being hit on the square), "hungry" (grown Weak from
+    "ignored" (the hero keeps being hit on the square), "zapped" (a monster's wand
+    hit the hero: Elbereth does not stop wands, so close in or get out of line), "hungry" (grown Weak from
     hunger while resting with rest_to: eat or pray first), "cannot_engrave"
     (levitating, engulfed, or the text never came out right), "budget", "game_over".
     """
@@ -122,4 +126,9 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         waited += 1
         if res.game_over:
             return await finish("game_over", False)
+        said = " ".join(res.messages)
+        if ZAPPED.search(said) and (await nh.get_stats()).hp < stats.hp:
+            # (A gnome lord zapped a resting Barbarian from 50 HP to 8, then to death three
+            # turns later, while he stood on a perfect Elbereth.)
+            return await finish("zapped", False, message=said[:120])
     return await finish("budget", False)
