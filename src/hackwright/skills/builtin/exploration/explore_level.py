@@ -132,9 +132,15 @@ def _frontiers(level, exclude):
 
 
 def _search_spot(level, dist, per_spot, exclude):
-    """(square, searches it deserves): the reachable square where a hidden door or corridor
-    is likeliest — next to a wall or rock with much unseen space behind it, dead ends
-    first, little searched, near — or (None, 0)."""
+    """(square, its search count to stop at): the reachable square where a hidden door or
+    corridor is likeliest — next to walls or rock with much unseen space behind them that
+    have been searched less than their share (`per_spot`, twice that around a corridor's
+    dead end), dead ends first, near — or (None, 0).
+
+    A spot is judged by the walls it would search, not by its own count: a search covers
+    the eight squares around, so a square beside a searched one has a high count of its
+    own while the wall beyond it was never searched (a Barbarian searched two rooms for
+    6,000 turns and never once the wall square in the corner beside the up stairs)."""
     tiles = level.tiles
     rows, cols = len(tiles), len(tiles[0])
     pre = [[0] * (cols + 1) for _ in range(rows + 1)]
@@ -151,31 +157,35 @@ def _search_spot(level, dist, per_spot, exclude):
             return 0
         return pre[y1 + 1][x1 + 1] - pre[y0][x1 + 1] - pre[y1 + 1][x0] + pre[y0][x0]
 
-    best, best_score = None, 0.0
+    # (No floor on the score: in later rounds every spot has been searched so often that
+    # all scores are negative, and a floor of 0 ended each round at once.)
+    best, best_score = None, float("-inf")
     for p, d in dist.items():
         t = tiles[p.y][p.x]
         if p in exclude or not t.is_walkable:
             continue
-        open_sides, behind, total = 0, 0, 0
+        closed, open_sides = [], 0
         for _, dx, dy, q in _neighbours(level, p):
             if _passable(tiles[q.y][q.x]):
                 open_sides += 1
             else:
-                u = unseen(p.x + 3 * dx, p.y + 3 * dy, 2)
-                behind = max(behind, u)
-                total += u
+                closed.append((tiles[q.y][q.x].search_count, unseen(p.x + 3 * dx, p.y + 3 * dy, 2)))
         dead_end = open_sides == 1 and t.feature is None
-        if t.search_count >= (2 * per_spot if dead_end else per_spot):
+        share = 2 * per_spot if dead_end else per_spot
+        fresh = [(c, u) for c, u in closed if c < share and u > 0]
+        if not fresh:
             continue
-        if behind < 8 and not (dead_end and behind > 0):
+        behind = max(u for _, u in fresh)
+        total = sum(u for _, u in fresh)
+        if behind < 8 and not dead_end:
             continue
+        least = min(c for c, _ in fresh)
         # Hidden doors in room walls are the commonest secret; corridors branch less often,
         # but a corridor that stops dead usually goes on: search there longest.
         weight = 1.0 if t.char == "." and t.feature is None else 0.4
-        score = (weight * behind + 0.1 * total + (15 if dead_end else 0)
-                 - 0.8 * t.search_count - 0.1 * d)
+        score = weight * behind + 0.1 * total + (15 if dead_end else 0) - 0.8 * least - 0.1 * d
         if score > best_score:
-            best, best_score = (p, 2 * per_spot if dead_end else per_spot), score
+            best, best_score = (p, t.search_count + share - least), score
     return best if best is not None else (None, 0)
 
 
