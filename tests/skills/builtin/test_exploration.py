@@ -142,3 +142,19 @@ async def test_without_fight_explore_level_leaves_the_yellow_mold_alone(play):
     assert r.stopped_reason in ("blocked", "search_exhausted"), r
     assert "You kill the yellow mold" not in await message_log(api)
     assert any(m.name == "yellow mold" for m in await api.get_visible_monsters())
+
+
+async def test_explore_level_searches_the_wall_beyond_squares_that_only_count_as_searched(play):
+    # Searching covers the eight squares around, so after 30 searches one square short of
+    # the east wall the squares along that wall have counts of 30 while the wall has none:
+    # a spot is chosen for the walls it would search, not for its own count.
+    api = play("searched_beside_a_secret_door")
+    for _ in range(3):
+        await api.search(10)
+    level = await api.get_current_level()
+    assert level.tile_at(spot(api, 5, 2)).search_count >= 30
+    assert level.tile_at(spot(api, 6, 2)).search_count == 0
+    r = (await run_skill(api, "explore_level", searches_per_spot=15, max_search_turns=40)).result
+    assert r.stopped_reason == "fully_explored", r
+    assert (await api.get_current_level()).stairs_down == spot(api, 22, 2)
+    assert "You find a hidden door" in await message_log(api)
