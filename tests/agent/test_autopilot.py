@@ -118,6 +118,40 @@ async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
     assert "Lycanthropy" not in await api.get_status_effects()
 
 
+async def test_a_hungry_werejackal_victim_with_no_food_saves_the_prayer_for_weakness(make_api):
+    """Prayed away while Hungry with nothing to eat, the fever left the prayer clock shut
+    when the hero grew Weak a hundred turns later: a Healer fainted to death so."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import HungerState
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('d',\"werejackal\"),(2,1),hostile", hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    for _ in range(30):
+        if "Lycanthropy" in await api.get_status_effects():
+            break
+        await api.search()
+    assert "Lycanthropy" in await api.get_status_effects()
+    for _ in range(40):
+        were = [m for m in await api.get_visible_monsters() if "were" in m.name]
+        if not were:
+            break
+        hero = await api.get_position()
+        await api.attack(hero.direction_to(were[0].position))
+    for item in await api.get_inventory():
+        if item.object_class == "food":
+            await api.drop(item.slot)
+    while (await api.get_stats()).hunger.severity < HungerState.HUNGRY.severity and not api.game_over:
+        assert (await api.get_stats()).turn < 3000, "never got hungry"
+        await api.search(50)
+    assert "Lycanthropy" in await api.get_status_effects()
+    state = await game_state(api)
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name != "pray_when_safe", d
+
+
 async def test_a_hero_with_nothing_to_throw_steps_away_from_a_floating_eye_blocking_a_corridor(make_api):
     """Three heroes starved or hit the turn cap waiting beside a floating eye boxed in a
     corridor: it cannot move off while the hero stands there."""

@@ -241,7 +241,13 @@ class Autopilot:
             return _decision("cure_lycanthropy", {}, "lycanthropy: eat the wolfsbane or drink the holy water")
         # (Not in the middle of a fight: the prayer is worth more for HP there. A Ranger
         # prayed the fever away beside a werejackal and died three turns later.)
-        if "Lycanthropy" in effects and timeout <= 200 and not adjacent and ok("pray_when_safe"):
+        # (Nor when Hungry with no food: within ~100 turns the hero is Weak, and a prayer
+        # then fixes the hunger first and often the lycanthropy with it; prayed before,
+        # it leaves the clock closed when hunger comes. A Healer so fainted to death.)
+        hungry_foodless = hunger.severity >= HungerState.HUNGRY.severity and not any(
+            i.object_class == "food" for i in state["inventory"])
+        if "Lycanthropy" in effects and timeout <= 200 and not adjacent and not hungry_foodless and \
+                ok("pray_when_safe"):
             return _decision("pray_when_safe", {}, "lycanthropy from a were-creature's bite: pray it away")
 
         # Overtaxed or Overloaded (a lycanthrope in rat form under a Cavewoman's flint
