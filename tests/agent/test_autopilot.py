@@ -202,6 +202,26 @@ async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_mov
     assert (await api.get_position()) in (door, shk), await api.get_position()
 
 
+async def test_a_hero_with_gold_shut_in_a_shop_pays_before_anything_else(make_api):
+    """A shopkeeper who is owed never leaves his door (a Ranger and a Healer ate corpses
+    on shop floors and waited there for thousands of turns): pay first, then step aside."""
+    from pathlib import Path
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+
+    des = (Path(__file__).resolve().parents[1] / "levels" / "tool_shop_keeper_at_door.des").read_text()
+    api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    assert (await api.get_stats()).gold > 0
+    pilot = Autopilot()
+    names = {"go_to", "explore_level", "pay_shopkeeper"}
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "pay_shopkeeper", d
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)  # paid; still shut in
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "go_to", d
+
+
 async def test_a_hero_swallowed_by_a_dust_vortex_fights_it_from_inside(make_api):
     """Inside an engulfer every attack hits it; a blinded Monk searched and ate inside a
     dust vortex until it killed him (seed 31)."""

@@ -1064,6 +1064,22 @@ class NetHackAPI:
             res.error = "the prayer was not answered kindly (prayed too soon or with bad luck)"
         return res
 
+    async def pay(self) -> ActionResult:
+        """Pay the shopkeeper everything you owe: unpaid items you carry, and what you used
+        up or ate in the shop ("You bite that, you pay for it!"). A shopkeeper who is owed
+        money stands inside the shop's door and will not let you out. Fails (with the
+        reason) when nothing is owed or your gold is not enough."""
+        gold = self._stats_now().gold
+        rules = [
+            Rule(r"Itemized billing", "n"),  # no: pay for it all without a question per item
+            Rule(r"Pay whom", chr(ESC), error="several shopkeepers are near: stand next to one"),
+            Rule(r"Pay\?", "y"),
+        ]
+        res = self._act("p", rules, success=lambda ex, b, a: self._stats_now().gold < gold)
+        if not res.success and res.error and re.search(r"do not owe|don't owe", res.error):
+            res.error = "you owe nothing here"
+        return res
+
     async def cast_spell(self, spell_letter: str, direction: Optional[str] = None) -> ActionResult:
         """Cast a memorized spell ('a' is the first spell). Direction for
         directional spells: compass, 'up', 'down' or 'self'."""

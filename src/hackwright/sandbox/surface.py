@@ -50,6 +50,7 @@ ACTIONS = (
     "go_up",
     "go_down",
     "pray",
+    "pay",
     "cast_spell",
     "engrave",
     "throw",

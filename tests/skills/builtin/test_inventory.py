@@ -130,3 +130,25 @@ async def test_a_wizard_puts_on_his_ring_of_slow_digestion_and_leaves_fire_resis
     assert r.stopped_reason == "wore", r
     worn = [i.text for i in await api.get_inventory() if i.object_class == "ring" and i.equipped]
     assert len(worn) == 1 and "slow digestion" in worn[0], worn
+
+
+async def test_a_healer_who_picked_up_shop_goods_pays_for_them_and_owes_nothing_after(play):
+    # A shopkeeper who is owed never leaves his door: heroes who ate a corpse on a shop
+    # floor waited there for thousands of turns.
+    api = play("tool_shop_keeper_at_door", hero="healer")
+    first = await run_skill(api, "pay_shopkeeper")
+    assert first.result.stopped_reason == "nothing_owed", first.result
+    for d in ("w", "n", "s", "e"):
+        here = await api.get_items_here()
+        if here:
+            break
+        await api.move(d)
+    here = await api.get_items_here()
+    assert here and "for sale" in here[0].text, here
+    assert (await api.pickup(here[0].name)).success
+    assert any("unpaid" in i.text for i in await api.get_inventory())
+    gold = (await api.get_stats()).gold
+    r = (await run_skill(api, "pay_shopkeeper")).result
+    assert r.stopped_reason == "paid" and r.success, r
+    assert r.data["gold_spent"] > 0 and (await api.get_stats()).gold == gold - r.data["gold_spent"]
+    assert not any("unpaid" in i.text for i in await api.get_inventory())

@@ -500,6 +500,11 @@ class Autopilot:
         if (blocked or s.recent_stall) and keeper and ok("go_to") and tries < 8:
             s.shop_tries[level_key] = tries + 1
             shk = keeper[0].position
+            # One who is owed never moves: pay first (a corpse eaten on his floor kept a
+            # Ranger and a Healer at a shop door for thousands of turns). Costs no turn
+            # when nothing is owed.
+            if tries in (0, 4) and stats.gold > 0 and "pay_shopkeeper" in have:
+                return _decision("pay_shopkeeper", {}, "the shopkeeper keeps the door: pay what I owe")
             if shk.is_adjacent(hero):
                 return _keys("10s", "next to the shopkeeper: wait for him to step aside")
             occupied = {m.position for m in monsters}

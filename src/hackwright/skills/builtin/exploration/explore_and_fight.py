@@ -290,6 +290,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         # The floor's first food is what "eat it?" offers first: only that very corpse.
         if not food or food[0].corpse_of != victim.name:
             return False
+        if "for sale" in (food[0].text or ""):
+            return False  # killed on a shop floor, it is the shopkeeper's: eaten, it is owed
         res = await nh.eat()
         actions += 1
         return bool(res.success)
