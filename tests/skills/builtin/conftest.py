@@ -28,6 +28,7 @@ CHARACTERS = {
     "ranger": dict(role="ranger", race="human", gender="female", alignment="neutral"),
     "tourist": dict(role="tourist", race="human", gender="male", alignment="neutral"),
     "healer": dict(role="healer", race="human", gender="female", alignment="neutral"),
+    "archeologist": dict(role="archeologist", race="dwarf", gender="male", alignment="lawful"),
 }
 
 

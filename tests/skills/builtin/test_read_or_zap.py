@@ -45,3 +45,14 @@ async def test_a_walled_in_archeologist_digs_down_with_his_pick_axe(make_api):
     r = (await run_skill(api, "read_or_zap_to_find_way")).result
     assert r.stopped_reason == "used" and "pick-axe" in r.data["item"], r
     assert r.data["level_changed"], r.data
+
+
+async def test_an_archeologist_beside_a_shop_walks_well_away_before_digging_down(play):
+    # A hole dug in sight of a shopkeeper may be his; an Archeologist kept at a shop
+    # door gave up digging there sixty times.
+    api = play("pick_axe_by_a_shop", hero="archeologist")
+    keeper = next(m.position for m in await api.get_visible_monsters() if m.name == "shopkeeper")
+    assert (await api.get_position()).steps_to(keeper) < 8
+    r = (await run_skill(api, "read_or_zap_to_find_way")).result
+    assert r.stopped_reason == "used" and r.data["level_changed"], r
+    assert (await api.get_stats()).dungeon_level == 2

@@ -72,9 +72,26 @@ async def read_or_zap_to_find_way(nh, unknown: bool = True, tried: list = ()) ->
         choices = diggers + choices
     if not choices:
         return await finish("nothing_to_use", False, carried=[i.text for i in items])
-    if any(m.name == "shopkeeper" for m in await nh.get_visible_monsters()):
-        # A hole dug in a shop costs the whole pack; a teleport out of one is theft.
-        return await finish("nothing_to_use", False, why="a shopkeeper is in view: not here")
+    keepers = [m.position for m in await nh.get_visible_monsters() if m.name == "shopkeeper"]
+    if keepers:
+        # A hole dug in a shop costs the whole pack; a teleport out of one is theft. Walk
+        # well away first: an Archeologist stood at a shop's door (the shopkeeper would not
+        # let the pick-axe in) and gave up digging there 60 times over 2,000 turns.
+        far = await nh.find_nearest(lambda t: t.is_walkable and t.feature is None and not t.has_trap
+                                    and t.char in ".#" and min(t.position.steps_to(k) for k in keepers) >= 8)
+        for _ in range(60):
+            if far is None or await nh.get_position() == far:
+                break
+            step = await nh.move_to(far)
+            actions += 1
+            if step.game_over:
+                return await finish("game_over", False)
+            if not step.success:
+                break
+        me = await nh.get_position()
+        if any(m.name == "shopkeeper" and m.position.steps_to(me) < 8 for m in await nh.get_visible_monsters()):
+            return await finish("nothing_to_use", False, why="a shopkeeper is near: not here")
+        start = await nh.get_stats()
     pick = choices[0]
     down = pick in diggers or (pick.object_class == "wand" and _kind(pick, "wand") not in UNDIRECTED)
     level = await nh.get_current_level()
