@@ -485,3 +485,28 @@ async def test_stairs_down_remembered_where_there_are_none_are_forgotten_when_go
     res = await api.go_down()
     assert not res.success
     assert (await api.get_current_level()).stairs_down is None
+
+
+def test_a_shopkeepers_title_does_not_cut_the_cause_of_death_short():
+    # "killed by Mr. Asidonhopo, the shopkeeper" was recorded as "killed by Mr".
+    from hackwright.api.keyboard import Keyboard
+
+    class Screen:
+        _GOODBYE, _DEATH, death_reason = Keyboard._GOODBYE, Keyboard._DEATH, None
+
+        def __init__(self, *lines):
+            self.lines = list(lines)
+
+        def screen_lines(self):
+            return self.lines
+
+    for lines, cause in (
+        (("Goodbye Agent the Stripling...",
+          "You were killed by Mr. Asidonhopo, the shopkeeper, on dungeon level 5 with 7412 points,"),
+         "killed by Mr. Asidonhopo"),
+        (("You were killed by a jackal, while helpless.",), "killed by a jackal"),
+        (("killed by a wand",), "killed by a wand"),
+    ):
+        screen = Screen(*lines)
+        Keyboard._read_death_reason(screen)
+        assert screen.death_reason == cause

@@ -322,15 +322,19 @@ class Keyboard:
             self.press(ENTER if p.kind is PromptKind.MORE else ESC)
             ex.steps += 1
 
-    _DEATH = re.compile(r"(killed by [^.,;]+|died of [^.,;]+|choked on [^.,;]+|starved to death|drowned in [^.,;]+|"
-                        r"turned to stone|petrified by [^.,;]+|burned by [^.,;]+|dissolved in [^.,;]+|"
-                        r"crushed to death by [^.,;]+|poisoned by [^.,;]+)")
+    # A cause runs to the next full stop or comma, except the stop of a title: "killed by
+    # Mr. Asidonhopo, the shopkeeper" was recorded as "killed by Mr".
+    _CAUSE = r"(?:(?:Mrs?|Ms|St)\. |[^.,;])+"
+    _DEATH = re.compile(rf"(killed by {_CAUSE}|died of {_CAUSE}|choked on {_CAUSE}|starved to death|"
+                        rf"drowned in {_CAUSE}|turned to stone|petrified by {_CAUSE}|burned by {_CAUSE}|"
+                        rf"dissolved in {_CAUSE}|crushed to death by {_CAUSE}|poisoned by {_CAUSE})")
+    _GOODBYE = re.compile(rf"(?:You|you) (?:were|was)?\s*(killed by {_CAUSE}|died of {_CAUSE}|choked on {_CAUSE}|"
+                          r"starved|drowned[^.,]*|turned to stone[^.,]*|dissolved[^.,]*)")
 
     def _read_death_reason(self) -> None:
         """The tombstone and the "Goodbye … you were killed by …" lines."""
         text = " ".join(ln.strip() for ln in self.screen_lines() if ln.strip())
-        m = re.search(r"(?:You|you) (?:were|was)?\s*(killed by [^.,]+|died of [^.,]+|choked on [^.,]+|starved|"
-                      r"drowned[^.,]*|turned to stone[^.,]*|dissolved[^.,]*)", text)
+        m = self._GOODBYE.search(text)
         if m:
             self.death_reason = m.group(1).strip()[:120]
             return
