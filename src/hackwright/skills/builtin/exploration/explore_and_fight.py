@@ -572,10 +572,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # and gold does not run.)
             if gold_target is None and (gold_look == 1 or shot_squares):
                 # (and the ammunition shot: objects lying on the lines it flew along)
-                # (Not food with a shopkeeper in view: it is his, and shops hide mimics that
-                # pose as goods — heroes walked up to them for "apples" and died.)
-                food_ok = not any(m.name == "shopkeeper" for m in monsters)
-                gold = await nh.find_nearest(lambda t: (t.char == "$" or food_ok and _food_worth_fetching(t)
+                gold = await nh.find_nearest(lambda t: (t.char == "$" or _food_worth_fetching(t)
                                                         or t.char in ")%" and (t.position.x, t.position.y,
                                                                                stats.dungeon_level) in shot_squares) and
                                              (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
