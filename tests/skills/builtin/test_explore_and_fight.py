@@ -105,19 +105,3 @@ async def test_archery_never_shoots_a_gas_spore_next_to_the_hero(play):
     await run_skill(api, "explore_and_fight", archery=True, budget=40)
     log = await message_log(api)
     assert "explosion" not in log and not api.game_over, log
-
-
-async def test_a_food_ration_seen_across_the_room_is_fetched_and_carried_off(make_api):
-    # Food lying where the exploring walk never passes: heroes who took only what they
-    # happened to walk over lived from prayer to prayer.
-    from tests.conftest import room_des
-
-    des = room_des(["----------------------", "|....................|", "|....................|",
-                    "|....................|", "----------------------"],
-                   "OBJECT:('%',\"food ration\"),(20,3)", hero=(1, 1))
-    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
-    rations = sum(1 for i in await api.get_inventory() if "food ration" in i.text)
-    out = await run_skill(api, "explore_and_fight")
-    assert out.result.stopped_reason == "level_done", out.result
-    assert sum(1 for i in await api.get_inventory() if "food ration" in i.text) > rations or any(
-        "2 food rations" in i.text for i in await api.get_inventory())

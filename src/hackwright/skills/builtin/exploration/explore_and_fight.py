@@ -76,19 +76,6 @@ SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "ap
              "melon", "banana", "carrot", "slime mold", "candy bar", "pancake", "cream pie", "kelp frond",
              "eucalyptus leaf", "clove of garlic", "sprig of wolfsbane", "lichen corpse", "lizard corpse",
              "K-ration", "C-ration")
-# Food seen lying about that is worth a walk, as the map names it (a corpse by its monster:
-# only lichens and lizards never rot). Heroes who picked up only the food they happened to
-# walk over lived from prayer to prayer, and a fifth of them died fainting.
-FETCH_FOOD = tuple(f for f in SAFE_FOOD if not f.endswith(" corpse")) + ("lichen", "lizard", "lichen corpse",
-                                                                          "lizard corpse")
-
-
-def _food_worth_fetching(tile):
-    """A '%' on the map that is safe food by its name ("a food ration", "a lichen corpse")."""
-    if tile.char != "%":
-        return False
-    name = re.sub(r"^(a|an|the|\d+) ", "", tile.description.lower())
-    return name in FETCH_FOOD or name.rstrip("s") in FETCH_FOOD
 
 # The worst a hit on each passes back (NetHack's passive attacks, as facts): what is
 # worth risking when such a monster blocks the only way on (a gas spore: its explosion).
@@ -567,14 +554,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         look_here = False
         gold_look = (gold_look + 1) % 8
         if pick_up and not hostile:
-            # Gold in view is score for a few steps, and food is life: fetch them before
-            # exploring on. (Looked for every 8th step: the search reads the whole level,
-            # and gold does not run.)
+            # Gold in view is score for a few steps: fetch it before exploring on. (Looked
+            # for every 8th step: the search reads the whole level, and gold does not run.)
             if gold_target is None and (gold_look == 1 or shot_squares):
                 # (and the ammunition shot: objects lying on the lines it flew along)
-                gold = await nh.find_nearest(lambda t: (t.char == "$" or _food_worth_fetching(t)
-                                                        or t.char in ")%" and (t.position.x, t.position.y,
-                                                                               stats.dungeon_level) in shot_squares) and
+                gold = await nh.find_nearest(lambda t: (t.char == "$" or t.char in ")%" and (
+                    t.position.x, t.position.y, stats.dungeon_level) in shot_squares) and
                                              (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
                 if gold is None:
                     shot_squares.clear()  # nothing left in view to fetch
