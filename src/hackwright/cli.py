@@ -209,7 +209,8 @@ def eval_cmd(
     def on_episode(summary: dict, done: int, total: int) -> None:
         progress.update(task, total=total, completed=done)
         if not as_json:
-            progress.console.print(summary_line(summary))
+            # soft_wrap: a line piped to a log keeps its whole cause of death, not 80 columns of it
+            progress.console.print(summary_line(summary), markup=False, highlight=False, soft_wrap=True)
 
     try:
         with progress:
