@@ -4,10 +4,11 @@
   token budget (oldest first);
 * **episodic**: every skill execution with its result;
 * **dungeon**: per level, what the hero learned that the map alone does not
-  say — altars and their alignment, shops and their type, fountains, stashes,
-  the monsters and items last seen — kept when the hero leaves and comes back.
-  Terrain, stairs and per-tile search counts live in the API's remembered map
-  (``api/maps.py``); the summary reads them from there.
+  say — altars and their alignment, shops and their type, fountains, the
+  monsters and items last seen — kept when the hero leaves and comes back.
+  Terrain, stairs, per-tile search counts and stashes (squares the hero dropped
+  things on) live in the API's remembered map (``api/maps.py``); the summary
+  reads them from there, and the memory forgets a stash seen bare.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _GONE = re.compile(
     r"|(?:an? |the )?(?P<item2>[\w' -]+?) (?:rots away|disappears|vanishes|crumbles to dust)"
 )
 _YOU_GOT = re.compile(r"^[a-zA-Z$] - (?P<item>.+?)\.$")
+_ALIGNED_ALTAR = re.compile(r"\b(?P<align>lawful|neutral|chaotic|unaligned) altar\b")  # NetHack's farlook text
 
 
 @dataclass
@@ -91,7 +93,6 @@ class LevelNotes:
     altars: dict[Position, str] = field(default_factory=dict)  # alignment or "unknown"
     shops: dict[str, Optional[Position]] = field(default_factory=dict)  # "Asidonhopo's general store" -> entrance
     fountains: set[Position] = field(default_factory=set)
-    stashes: set[Position] = field(default_factory=set)
     monsters: dict[str, tuple[int, Position]] = field(default_factory=dict)  # name -> (turn, where)
     items: dict[Position, tuple[int, str]] = field(default_factory=dict)  # where -> (turn, what)
     first_visit: int = 0
@@ -99,11 +100,36 @@ class LevelNotes:
 
 
 class DungeonMemory:
-    """Notes per level, keyed by (dungeon number, level in that dungeon)."""
+    """Notes per level, keyed by (dungeon number, level in that dungeon).
+
+    ``stash_locations``, ``altar_locations`` and ``shop_locations`` are the lists of
+    spec §8.2, by depth; stashes come from the API's remembered maps (``maps``).
+    """
 
     def __init__(self) -> None:
         self.levels: dict[tuple[int, int], LevelNotes] = {}
         self.current: Optional[tuple[int, int]] = None
+        self.maps = None  # the API's DungeonMaps, set by AgentMemory.update
+
+    @property
+    def stash_locations(self) -> list[tuple[int, Position]]:
+        """(depth, square) of every pile the hero left and has not seen gone."""
+        out = []
+        for key, n in self.levels.items():
+            mem = self.maps.get(*key) if self.maps is not None else None
+            out += [(n.depth, p) for p in sorted(mem.stashes)] if mem is not None else []
+        return out
+
+    @property
+    def altar_locations(self) -> list[tuple[int, Position, str]]:
+        """(depth, square, alignment) of every altar seen; alignment may be "unknown"."""
+        return [(n.depth, p, a) for n in self.levels.values() for p, a in n.altars.items()]
+
+    @property
+    def shop_locations(self) -> list[tuple[int, Optional[Position], str]]:
+        """(depth, where the hero was welcomed, shop type such as "general store")."""
+        return [(n.depth, where, name.split("'s ", 1)[-1]) for n in self.levels.values()
+                for name, where in n.shops.items()]
 
     def notes(self, dnum: int, dlevel: int, depth: int, branch: str, turn: int) -> LevelNotes:
         key = (dnum, dlevel)
@@ -113,11 +139,6 @@ class DungeonMemory:
         n.last_visit = turn
         self.current = key
         return n
-
-    def stash(self, pos: Position) -> None:
-        """Remember a pile the hero left on purpose."""
-        if self.current:
-            self.levels[self.current].stashes.add(pos)
 
 
 class AgentMemory:
@@ -143,6 +164,7 @@ class AgentMemory:
             return
         bl = api.game.obs["blstats"]
         notes = self.dungeon.notes(int(bl[23]), int(bl[24]), stats.dungeon_level, stats.branch, stats.turn)
+        self.dungeon.maps = api._maps
         history = api._kb.history
         new = history[self._seen_messages:] if self._seen_messages <= len(history) else history[-20:]
         self._seen_messages = len(history)
@@ -176,16 +198,28 @@ class AgentMemory:
         for y, x in zip(*((cmap == G.S_FOUNTAIN).nonzero())):
             notes.fountains.add(Position(int(x), int(y)))
         for y, x in zip(*((cmap == G.S_ALTAR).nonzero())):
-            notes.altars.setdefault(Position(int(x), int(y)), "unknown")
+            p = Position(int(x), int(y))
+            # The farlook text of an altar in view names its alignment ("chaotic altar").
+            m = _ALIGNED_ALTAR.search(observe.screen_description(obs, p) or "")
+            if m:
+                notes.altars[p] = m.group("align")
+            else:
+                notes.altars.setdefault(p, "unknown")
         items = G.IS_ITEM[glyphs]
         for y, x in zip(*items.nonzero()):
             p = Position(int(x), int(y))
             # what the hero sees, not the glyph's true identity
             seen = observe.screen_description(obs, p) or (G.object_class_name(int(glyphs[y, x])) or "object")
             notes.items[p] = (turn, seen)
-        for p in [p for p in notes.items if not items[p.y, p.x] and glyphs[p.y, p.x] != G.UNEXPLORED_GLYPH
-                  and not G.IS_MONSTER_LIKE[glyphs[p.y, p.x]]]:
-            del notes.items[p]  # the square is in view or remembered without the object
+
+        def bare(p: Position) -> bool:  # in view or remembered without an object
+            g = glyphs[p.y, p.x]
+            return not items[p.y, p.x] and g != G.UNEXPLORED_GLYPH and not G.IS_MONSTER_LIKE[g]
+
+        for p in [p for p in notes.items if bare(p)]:
+            del notes.items[p]
+        stashes = api._level_memory().stashes
+        stashes.difference_update([p for p in stashes if bare(p)])
         # The API's own per-observation list (computing it here: a placeholder put in its
         # cache once hid every monster from the next skill's first step, floating eyes too).
         for m in api._monsters_now():
@@ -202,11 +236,14 @@ class AgentMemory:
     def recent_executions(self, n: int = 5) -> list[ExecutionNote]:
         return self.executions[-n:]
 
-    def summary(self, api=None) -> str:
-        """A few lines about the dungeon so far (for the prompt)."""
+    def summary(self, api=None, max_names: int = 4) -> str:
+        """A few lines about the dungeon so far (for the prompt). The current level's
+        monsters and objects are in the map and the surroundings; for the others, the
+        ones last seen there are listed, with the turn."""
         lines = []
         for key, n in sorted(self.dungeon.levels.items(), key=lambda kv: kv[1].depth):
-            parts = [f"Dlvl {n.depth} ({n.branch})"]
+            here = key == self.dungeon.current
+            parts = [f"Dlvl {n.depth} ({n.branch}){' — you are here' if here else f', last here on turn {n.last_visit}'}"]
             mem = api._maps.get(*key) if api is not None else None
             if mem is not None:
                 if mem.stairs_up:
@@ -214,14 +251,25 @@ class AgentMemory:
                 if mem.stairs_down:
                     parts.append(f"down stairs at ({mem.stairs_down.x},{mem.stairs_down.y})")
                 parts.append(f"explored {mem.explored_percentage():.0f}%")
+                searched = int((mem.search_count > 0).sum())
+                if searched:
+                    parts.append(f"{searched} squares searched (most {int(mem.search_count.max())} times)")
+                if mem.stashes:
+                    parts.append("your stash at " + ", ".join(f"({p.x},{p.y})" for p in sorted(mem.stashes)))
             if n.altars:
                 parts.append("altars " + ", ".join(f"({p.x},{p.y}) {a}" for p, a in n.altars.items()))
             if n.shops:
                 parts.append("shops: " + ", ".join(n.shops))
             if n.fountains:
                 parts.append(f"{len(n.fountains)} fountain(s)")
-            if n.stashes:
-                parts.append("stash at " + ", ".join(f"({p.x},{p.y})" for p in n.stashes))
+            if not here and n.items:
+                seen = sorted(n.items.items(), key=lambda kv: -kv[1][0])
+                names = ", ".join(f"{what} at ({p.x},{p.y})" for p, (_, what) in seen[:max_names])
+                more = f" and {len(seen) - max_names} more" if len(seen) > max_names else ""
+                parts.append(f"objects left there: {names}{more}")
+            if not here and n.monsters:
+                seen = sorted(n.monsters.items(), key=lambda kv: -kv[1][0])
+                parts.append("monsters last seen: " + ", ".join(f"{name} (turn {t})" for name, (t, _) in seen[:max_names]))
             lines.append("- " + "; ".join(parts))
         return "\n".join(lines) if lines else "- nothing yet"
 

@@ -249,6 +249,10 @@ class LevelMemory:
     * ``search_count``: searches made while standing on or next to the square.
     * ``last_seen_turn``: last turn its displayed glyph changed or the hero was
       on or next to it; -1 if never.
+
+    ``stashes`` holds the squares where the hero dropped something (``drop()``):
+    piles left on purpose, for coming back to. The agent's memory forgets one when
+    the square is seen bare.
     """
 
     def __init__(self, dnum: int, dlevel: int, depth: int, branch: str):
@@ -270,6 +274,7 @@ class LevelMemory:
         self._grid: Optional[_Grid] = None  # search tables, None when stale
         self._stairs: Optional[tuple[list[Position], list[Position]]] = None
         self.branch_stairs: dict[Position, str] = {}  # stairs known to lead into another branch
+        self.stashes: set[Position] = set()
 
     # -- updating ---------------------------------------------------------
     def update(self, glyphs: np.ndarray, hero: Position, turn: int, *, blind: bool = False) -> None:

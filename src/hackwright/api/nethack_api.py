@@ -824,6 +824,7 @@ class NetHackAPI:
         )
         if res.success:
             self._too_heavy_to_squeeze = False  # lighter now: the next refusal teaches it again
+            self._level_memory().stashes.add(self._hero())
         return res
 
     async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
