@@ -218,8 +218,9 @@ class AgentMemory:
 
         for p in [p for p in notes.items if bare(p)]:
             del notes.items[p]
-        stashes = api._level_memory().stashes
-        stashes.difference_update([p for p in stashes if bare(p)])
+        mem = api._maps.get(notes.dnum, notes.dlevel)  # as it is: reading must not fold the map
+        if mem is not None:
+            mem.stashes.difference_update([p for p in mem.stashes if bare(p)])
         # The API's own per-observation list (computing it here: a placeholder put in its
         # cache once hid every monster from the next skill's first step, floating eyes too).
         for m in api._monsters_now():

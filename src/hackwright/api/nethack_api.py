@@ -824,7 +824,9 @@ class NetHackAPI:
         )
         if res.success:
             self._too_heavy_to_squeeze = False  # lighter now: the next refusal teaches it again
-            self._level_memory().stashes.add(self._hero())
+            # _act has noted this step's level; no fold here, so the map changes only as before
+            s = self._stats_now()
+            self._maps.level_for(*(self._pending_key or (0, 1)), s.dungeon_level, s.branch).stashes.add(self._hero())
         return res
 
     async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
