@@ -230,9 +230,9 @@ def eval_cmd(
         return
     if result.skipped:
         console.print(f"skipped seeds already in {out}/episodes.jsonl: {result.skipped}")
-    console.print(format_summary_table(metrics))
+    console.print(format_summary_table(metrics), soft_wrap=True, highlight=False)  # a log keeps its columns
     console.print(f"{result.played} episodes played in {result.wall_s:.0f} s with {cfg.workers} worker(s): "
-                  f"{result.turns_per_second_per_worker():.0f} game turns per second per worker")
+                  f"{result.turns_per_second_per_worker():.0f} game turns per second per worker", soft_wrap=True)
     if result.report is not None:
         console.print(f"report: {result.report.html} and {result.report.markdown}")
     console.print(f"tables: {out}/episodes.csv, {out}/episodes.jsonl")
@@ -266,7 +266,7 @@ def _eval_suite(suite: str, agent: str, names: Optional[list[str]], repeats: int
     if as_json:
         print(json.dumps([asdict(r) for r in results], default=str, indent=2))
         return
-    console.print(format_results(results))
+    console.print(format_results(results), soft_wrap=True, highlight=False)
 
 
 runs_app = typer.Typer(help="Episodes recorded in the run database.", no_args_is_help=True)
