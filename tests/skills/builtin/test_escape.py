@@ -40,11 +40,22 @@ async def test_retreat_upstairs_climbs_back_to_level_1_after_descending(play):
 
 
 async def test_a_healer_next_to_a_jackal_puts_it_to_sleep_with_her_wand(play):
-    api = play("jackal_adjacent", hero="healer")
+    api = play("jackal_adjacent_long_room", hero="healer")
     r = (await run_skill(api, "quaff_or_zap_to_survive")).result
     assert r.stopped_reason == "zapped" and r.success, r
     assert "wand of sleep" in r.data["item"] and r.data["target"] == "jackal"
     assert "sleep ray hits the jackal" in await message_log(api)
+    assert "hits you" not in await message_log(api)
+
+
+async def test_a_healer_keeps_her_sleep_ray_when_the_wall_behind_the_jackal_would_bounce_it_back(play):
+    # Four open squares to the east wall: a sleep ray can come back through the zapper
+    # (a Healer beside a rock mole slept through his own ray and was bitten to death).
+    api = play("jackal_adjacent", hero="healer")
+    r = (await run_skill(api, "quaff_or_zap_to_survive")).result
+    assert r.stopped_reason == "nothing_to_use" and r.actions_taken == 0, r
+    assert "bounce the ray back" in r.data["why"]
+    assert "sleep ray" not in await message_log(api)
 
 
 async def test_with_kill_only_a_healer_keeps_her_wand_of_sleep_for_a_fight(play):

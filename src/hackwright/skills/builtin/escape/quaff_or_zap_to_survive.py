@@ -8,6 +8,12 @@ HEALING = ("full healing", "extra healing", "healing")
 # the rays and striking hurt it, teleportation sends it elsewhere, slow monster halves it.
 ATTACK_WANDS = ("sleep", "cold", "fire", "lightning", "magic missile", "striking", "teleportation",
                 "slow monster")
+# Rays bounce off walls and come back through the zapper (a Healer put himself to sleep
+# beside a rock mole so). NetHack's buzz() gives a ray 7-13 range, one per square, one
+# for the bounce and two per monster it hits: with 6 open squares before the wall, it
+# cannot return. Striking, teleportation and slow monster stop at the first monster.
+RAYS = ("sleep", "cold", "fire", "lightning", "magic missile")
+RAY_ROOM = 6
 # Known wands that never help in a fight (or make it worse).
 USELESS_WANDS = ("create monster", "speed monster", "make invisible", "polymorph", "light", "nothing",
                  "opening", "locking", "probing", "undead turning", "enlightenment", "secret door detection",
@@ -18,6 +24,17 @@ def _kind(item, word):
     """'healing' for "a potion of healing", None for an unidentified "bubbly potion"."""
     m = re.search(word + r"s? of ([a-z ]+?)(?: called| named|\s*\(|$)", (item.name or item.text or "").lower())
     return m.group(1).strip() if m else None
+
+
+def _ray_room(level, hero, direction):
+    """Open squares in `direction` before the first wall, closed door or unknown square,
+    counted up to RAY_ROOM."""
+    p = hero
+    for n in range(RAY_ROOM):
+        p = p.offset(direction)
+        if not (0 <= p.x < 79 and 0 <= p.y < 21) or not level.tiles[p.y][p.x].is_walkable:
+            return n
+    return RAY_ROOM
 
 
 def _empty(item):
@@ -34,7 +51,9 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
        or full healing (the smallest that brings HP near full; full healing last).
     2. `zap` and a hostile monster adjacent: zap a known attack wand at the most
        dangerous one (sleep, cold, fire, lightning, magic missile, striking,
-       teleportation, slow monster; never an empty one).
+       teleportation, slow monster; never an empty one). The rays (sleep to magic
+       missile) only where the line beyond the monster runs 6 open squares before
+       a wall: closer, the ray can bounce back and hit you.
     3. `unknown`: with HP below `heal_below`, drink an unidentified potion that is
        not known to be cursed (about one in nine heals; sleep or blindness may
        follow); else, with a monster adjacent, zap an unidentified wand at it.
@@ -102,11 +121,16 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
             return await finish("failed", False, item=item.text, error=res.error)
         return await finish("zapped", True, item=item.text, target=target.name, messages=res.messages[-3:])
 
+    bounce = False
     if zap and target is not None:
         usable = [k for k in ATTACK_WANDS if not (kill_only and k in ("sleep", "slow monster"))]
-        known = [(usable.index(_kind(w, "wand")), w) for w in wands if _kind(w, "wand") in usable]
+        known = sorted(((usable.index(_kind(w, "wand")), w) for w in wands if _kind(w, "wand") in usable),
+                       key=lambda t: t[0])
+        if any(usable[i] in RAYS for i, _ in known) \
+                and _ray_room(await nh.get_current_level(), hero, hero.direction_to(target.position)) < RAY_ROOM:
+            bounce = True
+            known = [(i, w) for i, w in known if usable[i] not in RAYS]
         if known:
-            known.sort(key=lambda t: t[0])
             return await zap_at(known[0][1])
 
     if unknown:
@@ -122,5 +146,7 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
 
     why = "no healing potion" if hurt else "HP is not low"
     if zap:
-        why += "; " + ("no attack wand" if target is not None else "no hostile monster adjacent")
+        why += "; " + ("no hostile monster adjacent" if target is None
+                       else "only ray wands, and a wall close behind the monster would bounce the ray back at you"
+                       if bounce else "no attack wand")
     return await finish("nothing_to_use", False, why=why)
