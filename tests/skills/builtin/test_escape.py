@@ -58,6 +58,14 @@ async def test_a_healer_keeps_her_sleep_ray_when_the_wall_behind_the_jackal_woul
     assert "sleep ray" not in await message_log(api)
 
 
+async def test_a_diagonal_sleep_ray_is_zapped_though_a_wall_is_close_behind_the_jackal(play):
+    # A diagonal ray glances off a wall sideways instead of coming straight back.
+    api = play("jackal_diagonal_by_a_wall", hero="healer")
+    r = (await run_skill(api, "quaff_or_zap_to_survive")).result
+    assert r.stopped_reason == "zapped" and r.data["target"] == "jackal", r
+    assert "sleep ray hits the jackal" in await message_log(api)
+
+
 async def test_with_kill_only_a_healer_keeps_her_wand_of_sleep_for_a_fight(play):
     # A sleeping floating eye still shuts a doorway: a Healer shut in a shop zapped her
     # wand of sleep at one ten times over.
