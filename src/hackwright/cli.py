@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -33,6 +34,10 @@ from .replay.cli import app as replay_app  # noqa: E402
 app.add_typer(kb_app, name="kb")
 app.add_typer(replay_app)  # no name: its commands join the top level
 console = Console()
+if not console.is_terminal and "COLUMNS" not in os.environ:
+    # Piped to a file or another program: tables keep their columns instead of being
+    # squeezed into rich's 80-column default.
+    console = Console(width=160)
 
 SEED_HELP = "Game seed S = seed(core=S, disp=S, reseed=False) with a fixed moon phase; same S, same game."
 
