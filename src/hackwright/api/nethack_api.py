@@ -284,10 +284,12 @@ class NetHackAPI:
     def _hero(self) -> Position:
         return self._stats_now().position or Position(0, 0)
 
-    def _level_memory(self) -> maps.LevelMemory:
-        """The remembered map of the current level, brought up to date."""
+    def _level_memory(self, fold: bool = True) -> maps.LevelMemory:
+        """The remembered map of the current level, brought up to date (with
+        ``fold=False``, without folding the display in: as the skills last saw it)."""
         self._refresh()
-        self._fold()
+        if fold:
+            self._fold()
         dnum, dlevel = self._pending_key or (0, 1)
         s = self._stats_now()
         return self._maps.level_for(dnum, dlevel, s.dungeon_level, s.branch)
@@ -824,9 +826,8 @@ class NetHackAPI:
         )
         if res.success:
             self._too_heavy_to_squeeze = False  # lighter now: the next refusal teaches it again
-            # _act has noted this step's level; no fold here, so the map changes only as before
-            s = self._stats_now()
-            self._maps.level_for(*(self._pending_key or (0, 1)), s.dungeon_level, s.branch).stashes.add(self._hero())
+            # (no fold: a fold at a new moment would change what later skills see)
+            self._level_memory(fold=False).stashes.add(self._hero())
         return res
 
     async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
