@@ -278,7 +278,7 @@ def test_missing_key_for_the_real_api(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(BackendError, match="ANTHROPIC_API_KEY"):
-        make_backend("anthropic:claude-sonnet-4-5")
+        make_backend("anthropic:claude-sonnet-5-5")
     with pytest.raises(BackendError, match="OPENAI_API_KEY"):
         make_backend("openai:gpt-4.1")
 

@@ -56,7 +56,7 @@ async def test_an_anthropic_episode_creates_a_skill_reuses_it_and_survives_bad_r
         Delay(2.0),  # longer than the client's timeout: the SDK retries
         Reply(tool_input=invoke("search_a_while", times=1)),
     )
-    cfg = episode(tmp_path, f"anthropic:claude-sonnet-4-5@{server.url}", steps=5)
+    cfg = episode(tmp_path, f"anthropic:claude-sonnet-5-5@{server.url}", steps=5)
     summary = await Agent(cfg).run()
     assert summary.end_reason == "step cap" and summary.decisions == 5
     assert summary.skills_created == ["search_a_while"]
@@ -101,7 +101,7 @@ async def test_a_model_that_never_answers_usably_hands_the_step_to_the_autopilot
 
 async def test_the_budget_ends_an_episode_cleanly(tmp_path, server):
     server.script(*[Reply(tool_input=invoke("search_a_while"), input_tokens=5000) for _ in range(5)])
-    cfg = episode(tmp_path, f"anthropic:claude-sonnet-4-5@{server.url}", steps=10)
+    cfg = episode(tmp_path, f"anthropic:claude-sonnet-5-5@{server.url}", steps=10)
     cfg.max_tokens = 9000
     summary = await Agent(cfg).run()
     assert summary.end_reason.startswith("budget")
@@ -115,7 +115,7 @@ async def test_a_lookup_is_answered_from_the_knowledge_base_and_summarised_into_
         Reply(tool_input=invoke("search_a_while_missing")),  # an unknown skill: error back to the model
         Reply(tool_input=invoke("rest_until_healed")),
     )
-    cfg = episode(tmp_path, f"anthropic:claude-sonnet-4-5@{server.url}", steps=3)
+    cfg = episode(tmp_path, f"anthropic:claude-sonnet-5-5@{server.url}", steps=3)
     summary = await Agent(cfg).run()
     assert summary.decisions == 3 and summary.model_calls == 4
     bodies = server.bodies("/v1/messages")

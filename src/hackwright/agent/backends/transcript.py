@@ -3,7 +3,7 @@
 A line (``"v": 1``)::
 
     {"v": 1, "time": "2026-11-21T23:40:01.123456+00:00", "backend": "anthropic",
-     "model": "claude-sonnet-4-5", "system_sha256": "…", "system": "…",
+     "model": "claude-sonnet-5-5", "system_sha256": "…", "system": "…",
      "messages": [{"role": "user", "content": "…"}],
      "reply": {"text": "…", "tool_input": {…} | null, "input_tokens": 0, "output_tokens": 0,
                "cache_read_tokens": 0, "cache_write_tokens": 0, "latency_s": 0.0,
