@@ -1,0 +1,125 @@
+"""`hackwright eval`: many seeds, or the MiniHack scenario suite."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from .common import SEED_HELP, app, console, print_rows
+
+
+@app.command("eval")
+def eval_cmd(
+    agent: str = typer.Option("autopilot", help="autopilot (built-in), handcrafted (NetPlay's seven rules), "
+                                                "random, or a model spec: anthropic:MODEL, openai:MODEL, openai:MODEL@BASE_URL."),
+    seeds: str = typer.Option("0-3", help="Seeds: 0-39, 1,5,9 or 0-3,10. " + SEED_HELP),
+    role: Optional[str] = typer.Option(None, help="Hero role for every episode (random per seed if not given)."),
+    workers: int = typer.Option(1, help="Episodes played at once (processes, or Ray tasks)."),
+    max_turns: Optional[int] = typer.Option(None, help="End each episode at this game turn (the turn cap)."),
+    max_steps: Optional[int] = typer.Option(None, help="End each episode after this many decisions "
+                                                       "(default 2000; 5000 for random)."),
+    out: Path = typer.Option(Path("eval"), help="Output folder: episodes.jsonl/.csv, report.md/.html, "
+                                                "per-episode records. Seeds already there are skipped."),
+    suite: Optional[str] = typer.Option(None, help="'scenarios': run the MiniHack scenario suite instead."),
+    scenario: Optional[list[str]] = typer.Option(None, help="With --suite scenarios: only these scenarios."),
+    repeats: int = typer.Option(1, help="With --suite scenarios: runs per scenario (seeds seed..seed+N-1)."),
+    backend: str = typer.Option("local", help="local (processes on this machine) or ray (a Ray cluster; "
+                                              "RAY_ADDRESS or --ray-address, else a local Ray)."),
+    ray_address: Optional[str] = typer.Option(None, help="Address of a running Ray cluster."),
+    db: Optional[str] = typer.Option(None, help="Run database (default OUT/runs.db)."),
+    library: Optional[str] = typer.Option(None, help="Skill library folder (default OUT/skills)."),
+    budget_usd: Optional[float] = typer.Option(None, help="Per-episode model budget in dollars."),
+    config: Optional[str] = typer.Option(None, help="A config.yaml (default ./config.yaml if present)."),
+    no_record: bool = typer.Option(False, "--no-record", help="Keep no ttyrec/frames per episode."),
+    no_report: bool = typer.Option(False, "--no-report", help="Skip report.md/report.html."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary metrics as JSON."),
+) -> None:
+    """Evaluate an agent on many seeds (or the scenario suite) and write tables and a report."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..eval.runner import EvalConfig, EvalError, EvalRunner, parse_seeds, summary_line
+
+    if suite is not None:
+        _eval_suite(suite, agent, scenario, repeats, seeds, out, db, library, as_json)
+        return
+    try:
+        cfg = EvalConfig(agent=agent, seeds=parse_seeds(seeds), role=role, workers=workers, max_turns=max_turns,
+                         max_steps=max_steps, out_dir=str(out), db_path=db, library_path=library,
+                         config_path=config, budget_usd=budget_usd, backend=backend, ray_address=ray_address,
+                         record=not no_record, report=not no_report)
+    except EvalError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2)
+    quiet = as_json or not console.is_terminal
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, disable=quiet)
+    task = progress.add_task(f"{agent} on {len(cfg.seeds)} seeds", total=None)
+
+    def on_episode(summary: dict, done: int, total: int) -> None:
+        progress.update(task, total=total, completed=done)
+        if not as_json:
+            # soft_wrap: a line piped to a log keeps its whole cause of death, not 80 columns of it
+            progress.console.print(summary_line(summary), markup=False, highlight=False, soft_wrap=True)
+
+    try:
+        with progress:
+            result = EvalRunner(cfg, on_episode=on_episode).run()
+    except EvalError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2)
+    from ..eval.metrics import EpisodeRecord, compare
+    from ..eval.report import format_summary_table
+
+    metrics = compare({agent: [EpisodeRecord.from_dict(s) for s in result.summaries]})
+    if as_json:
+        print(json.dumps({"agent": agent, "played": result.played, "skipped": result.skipped,
+                          "wall_s": round(result.wall_s, 2),
+                          "turns_per_second_per_worker": round(result.turns_per_second_per_worker(), 1),
+                          "metrics": {k: asdict(v) for k, v in metrics.items()}}, default=str, indent=2))
+        return
+    if result.skipped:
+        console.print(f"skipped seeds already in {out}/episodes.jsonl: {result.skipped}")
+    console.print(format_summary_table(metrics), soft_wrap=True, highlight=False)  # a log keeps its columns
+    console.print(f"{result.played} episodes played in {result.wall_s:.0f} s with {cfg.workers} worker(s): "
+                  f"{result.turns_per_second_per_worker():.0f} game turns per second per worker", soft_wrap=True)
+    if result.report is not None:
+        console.print(f"report: {result.report.html} and {result.report.markdown}")
+    console.print(f"tables: {out}/episodes.csv, {out}/episodes.jsonl")
+
+
+def _eval_suite(suite: str, agent: str, names: Optional[list[str]], repeats: int, seeds: str, out: Path,
+                db: Optional[str], library: Optional[str], as_json: bool) -> None:
+    from ..eval.runner import EvalError, parse_seeds
+    from ..eval.scenarios import format_results, run_suite
+
+    if suite != "scenarios":
+        console.print(f"[red]error:[/red] unknown suite {suite!r}: the suite is 'scenarios'")
+        raise typer.Exit(2)
+    try:
+        seed = parse_seeds(seeds)[0]
+    except EvalError as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2)
+
+    def progress(r) -> None:
+        if not as_json:
+            console.print(f"{r.scenario}: {'success' if r.success else 'failure'} ({r.end_reason}, {r.steps} steps)")
+
+    try:
+        results = run_suite(agent, names=names or None, repeats=repeats, seed=seed,
+                            db_path=db or str(out / "runs.db"), library_path=library or str(out / "skills"),
+                            out_dir=str(out), progress=progress)
+    except (KeyError, ValueError) as e:
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2)
+    if as_json:
+        print(json.dumps([asdict(r) for r in results], default=str, indent=2))
+        return
+    console.print(format_results(results), soft_wrap=True, highlight=False)

@@ -1,0 +1,140 @@
+"""`hackwright play` and `hackwright info`: one game."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.table import Table
+
+from .common import SEED_HELP, app, console, print_rows
+
+
+@app.command()
+def play(
+    llm: Optional[str] = typer.Option(None, help="autopilot (offline, default), anthropic:MODEL, "
+                                                 "openai:MODEL or openai:MODEL@BASE_URL (vLLM, Ollama, llama.cpp, OpenRouter), or replay:FILE."),
+    seed: Optional[int] = typer.Option(0, help=SEED_HELP),
+    role: Optional[str] = typer.Option(None, help="valkyrie, samurai, wizard, … (random if not given)."),
+    env: Optional[str] = typer.Option(None, help="NetHackChallenge-v0 (default) or a MiniHack environment name."),
+    max_steps: Optional[int] = typer.Option(None, help="Stop after this many strategist decisions."),
+    max_turns: Optional[int] = typer.Option(None, help="Stop after this many game turns."),
+    budget_usd: Optional[float] = typer.Option(None, help="Stop when model calls have cost this much."),
+    db: Optional[str] = typer.Option(None, help="The run database (default data/memory.db)."),
+    library: Optional[str] = typer.Option(None, help="The skill library folder (default ./skills)."),
+    record: Optional[Path] = typer.Option(None, help="Folder for the ttyrec, transcript and summary "
+                                                     "(default runs/<time>-seed<N>)."),
+    no_record: bool = typer.Option(False, "--no-record", help="Do not record anything to disk but the database."),
+    config: Optional[str] = typer.Option(None, help="A config.yaml (default ./config.yaml if present)."),
+    as_json: bool = typer.Option(False, "--json", help="Print only the episode summary, as JSON."),
+) -> None:
+    """Play one episode: the strategist picks skills (or writes new ones) until death or a cap."""
+    from ..agent.loop import Agent
+    from ..config import ConfigError, load_config
+    from ..env.make import EnvConfigError
+
+    try:
+        cfg = load_config(config)
+    except ConfigError as e:
+        console.print(f"[red]config error:[/red] {e}")
+        raise typer.Exit(2)
+    record_dir = None
+    if not no_record:
+        record_dir = str(record or Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
+    episode = cfg.episode(llm=llm, seed=seed, role=role, env_id=env, max_steps=max_steps, max_turns=max_turns,
+                          budget_usd=budget_usd, db_path=db, library_path=library, record_dir=record_dir)
+    show = _Progress(console, quiet=as_json)
+    try:
+        summary = asyncio.run(Agent(episode, on_step=show.step).run())
+    except (EnvConfigError, ValueError) as e:
+        show.stop()
+        console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2)
+    show.stop()
+    if as_json:
+        print(summary.to_json())
+        return
+    table = Table(title=f"Episode {summary.episode_id} summary", show_header=False)
+    rows = [
+        ("strategist", summary.strategist), ("seed / role", f"{summary.seed} / {summary.role}"),
+        ("ended by", summary.end_reason + (f" ({summary.death_reason})" if summary.death_reason else "")),
+        ("score", summary.score), ("depth (max)", f"{summary.depth} ({summary.max_depth})"),
+        ("experience level (max)", f"{summary.xp_level} ({summary.max_xp_level})"), ("turns", summary.turns),
+        ("BALROG progression", f"{summary.progression * 100:.2f}%"),
+        ("decisions", f"{summary.decisions} ({summary.decisions_per_1000_turns} per 1,000 turns)"),
+        ("model calls / tokens in / out", f"{summary.model_calls} / {summary.input_tokens} / {summary.output_tokens}"),
+        ("cost", f"${summary.cost_usd:.4f}"),
+        ("skills used", ", ".join(f"{k}×{v}" for k, v in sorted(summary.skills_used.items(), key=lambda kv: -kv[1]))),
+        ("skills created", ", ".join(summary.skills_created) or "none"),
+        ("wall time", f"{summary.wall_s:.1f} s"),
+    ]
+    for k, v in rows:
+        table.add_row(k, str(v))
+    console.print(table)
+    if record_dir:
+        console.print(f"Recorded in {record_dir}/ (ttyrec, transcript, summary.json)")
+
+
+class _Progress:
+    """Live view on a terminal (map, stats, current skill, last decision); plain lines otherwise."""
+
+    def __init__(self, console: Console, quiet: bool = False):
+        self.console = console
+        self.quiet = quiet
+        self.live = None
+        if not quiet and console.is_terminal:
+            from rich.live import Live
+
+            self.live = Live(console=console, refresh_per_second=8, transient=False)
+            self.live.start()
+
+    def step(self, report, agent) -> None:
+        if self.quiet:
+            return
+        s = report.stats
+        d = report.decision
+        what = d.skill_name or d.action or d.type
+        outcome = report.result.stopped_reason if report.result else f"error: {(report.error or '')[:80]}"
+        line = (f"step {report.step:4d} · T:{s.turn if s else '?':>5} · Dlvl {s.dungeon_level if s else '?'} · "
+                f"HP {s.hp if s else '?'}/{s.max_hp if s else '?'} · XL {s.xp_level if s else '?'} · "
+                f"{what} → {outcome}")
+        if self.live is None:
+            if report.step % 10 == 0 or report.error:
+                self.console.print(line, markup=False, highlight=False)
+            return
+        from rich.panel import Panel
+        from rich.text import Text
+
+        screen = ""
+        try:
+            screen = "\n".join(agent.api._kb.screen_lines())
+        except Exception:
+            pass
+        body = Text(screen + "\n" + line + "\nreason: " + (d.reasoning or "")[:150])
+        self.live.update(Panel(body, title=f"Hackwright · {agent.strategist.name}"))
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
+@app.command()
+def info(
+    seed: Optional[int] = typer.Option(0, help=SEED_HELP),
+    role: Optional[str] = typer.Option(None),
+    env: str = typer.Option("NetHackChallenge-v0"),
+) -> None:
+    """Start a game and print its first screen, the hero and the seeding convention."""
+    from ..api.nethack_api import NetHackAPI
+    from ..env.make import GameConfig
+
+    api = NetHackAPI.new_game(GameConfig(env_id=env, seed=seed, role=role))
+    console.print(asyncio.run(api.get_screen()), markup=False, highlight=False)
+    console.print(f"hero: {api.hero_alignment} {api.hero_gender} {api.hero_race} {api.hero_role}; seeds {api.game.seeds()}")
+    api.close()
