@@ -6,7 +6,8 @@ import asyncio
 import inspect
 import os
 import signal
-import textwrap
+import subprocess
+import sys
 
 import pytest
 
@@ -14,6 +15,7 @@ from hackwright.api import NetHackAPI, Position
 from hackwright.api.keyboard import PromptKind
 from hackwright.env import GameConfig
 from hackwright.sandbox import errors, surface
+from hackwright.sandbox.isolation import Stack, detect
 from hackwright.sandbox.runner import SandboxLimits, SkillRunner
 from tests.conftest import room_des
 
@@ -143,67 +145,130 @@ async def spin(nh):
     assert out.result.success
 
 
-async def test_a_killed_worker_is_replaced_without_the_caller_noticing_more_than_one_failure(runner):
-    code = '''
-async def slow(nh):
+# The scenarios of a worker killed from outside run on each stack that works here, chosen
+# explicitly: CI has bubblewrap (the default stack there), and the user-namespace stack
+# is what a machine without bubblewrap uses.
+CAPS = detect()
+EACH_STACK = [
+    pytest.param(Stack.USERNS, id="userns", marks=pytest.mark.skipif(
+        not (CAPS.seccomp and (CAPS.userns or CAPS.landlock_abi >= 1)),
+        reason="the user-namespace stack needs seccomp and user namespaces or Landlock")),
+    pytest.param(Stack.BWRAP, id="bwrap", marks=pytest.mark.skipif(
+        not (CAPS.seccomp and CAPS.bwrap), reason="bubblewrap is not installed or unusable")),
+]
+SPIN = '''
+async def spin(nh):
     while True:
         await nh.get_messages(1)
 '''
-    runner.warm_up()
-    spare = set(_worker_pids(runner))  # the pre-forked worker waiting for the next skill
-    task = asyncio.get_running_loop().run_in_executor(None, lambda: asyncio.run(runner.run(code)))
-    for _ in range(100):  # until the skill's worker is busy
-        await asyncio.sleep(0.05)
-        if runner.record_call_times or any(_busy(pid) for pid in _worker_pids(runner)):
-            break
-    await asyncio.sleep(0.2)
-    for pid in list(_worker_pids(runner)):
+OK_SKILL = "async def ok(nh):\n    return SkillResult('ok', {}, 0, 0, True)\n"
+
+
+@pytest.fixture(params=EACH_STACK)
+def runner_on_each_stack(request):
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0",
+                                         des_file=room_des(ROOM, "STAIR:(7,3),down"), seed=1))
+    r = SkillRunner(api, stack=request.param, limits=SandboxLimits(wall_seconds=10, cpu_seconds=3))
+    assert r.stack is request.param
+    yield r
+    r.close()
+    api.close()
+
+
+def _live_workers(runner: SkillRunner) -> dict[int, int]:
+    """The zygote's live workers: {pid as the zygote knows it: pid on this host}.
+
+    Under bubblewrap the zygote is two levels below the process the runner started
+    (bwrap, then bwrap's reaper) and knows its workers by their pids inside its PID
+    namespace (the last field of NSpid).
+    """
+    table = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
         try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:  # a worker dies with the zygote if that was killed first
-            pass
-    with pytest.raises(errors.SkillExecutionError):
+            stat = open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()
+            status = open(f"/proc/{name}/status").read()
+            argv = open(f"/proc/{name}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        nspid = next(line.split()[-1] for line in status.splitlines() if line.startswith("NSpid:"))
+        table[int(name)] = (int(stat[1]), stat[0], int(nspid), argv)
+    zygote = runner._pool.zygote.proc.pid
+    while table[zygote][3][1:4] != [b"-I", b"-m", b"hackwright.sandbox.zygote"]:
+        zygote = next(pid for pid, row in table.items() if row[0] == zygote)
+    return {ns: pid for pid, (ppid, state, ns, _) in table.items() if ppid == zygote and state not in "ZX"}
+
+
+async def _kill_during_a_skill(runner: SkillRunner, which: str) -> tuple[errors.SkillCrashedError, tuple[int, int]]:
+    """Run SPIN; while it runs, SIGKILL its worker (``which="skill"``) or its worker and the
+    spare forked for the next run (``"both"``). Returns the error the run raised and the
+    spare's (pid in the zygote's namespace, pid on this host)."""
+    runner.warm_up()
+    busy_ns = runner._pool.spare.pid  # the warm worker is the one the next run takes
+    busy = _live_workers(runner)[busy_ns]
+    runner.record_call_times = True  # the host notes every API call: the skill has started
+    task = asyncio.get_running_loop().run_in_executor(None, lambda: asyncio.run(runner.run(SPIN)))
+    spare = None
+    for _ in range(600):
+        await asyncio.sleep(0.05)
+        others = {ns: pid for ns, pid in _live_workers(runner).items() if ns != busy_ns}
+        if runner.call_times and others:
+            spare = next(iter(others.items()))
+            break
+    assert spare is not None, "the skill never started, or no spare was forked while it ran"
+    os.kill(busy, signal.SIGKILL)
+    if which == "both":
+        os.kill(spare[1], signal.SIGKILL)
+    with pytest.raises(errors.SkillCrashedError) as e:
         await task
-    out = await runner.run("async def ok(nh):\n    return SkillResult('ok', {}, 0, 0, True)\n")
+    return e.value, spare
+
+
+async def test_a_killed_skill_worker_is_a_crash_and_the_spare_it_leaves_runs_the_next_skill(runner_on_each_stack):
+    runner = runner_on_each_stack
+    error, (spare_ns, spare) = await _kill_during_a_skill(runner, "skill")
+    assert error.signal == "SIGKILL" and "the skill's worker was killed" in str(error)
+    # Each worker is its own session and process group: the kill took nothing else with it.
+    assert _live_workers(runner).get(spare_ns) == spare
+    out = await runner.run(OK_SKILL)
+    assert out.result.success and at_prompt(runner)
+    status = runner._pool.zygote.exit_status(spare_ns, timeout=10)
+    assert status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0  # it served a skill
+
+
+async def test_a_spare_killed_along_with_the_skills_worker_is_replaced_and_the_next_skill_runs(runner_on_each_stack):
+    runner = runner_on_each_stack
+    error, _ = await _kill_during_a_skill(runner, "both")
+    assert error.signal == "SIGKILL" and "the skill's worker was killed" in str(error)
+    out = await runner.run(OK_SKILL)
     assert out.result.success and at_prompt(runner)
 
 
-def _worker_pids(runner: SkillRunner) -> list[int]:
-    z = runner._zygote
-    children = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            stat = open(f"/proc/{pid}/stat").read().split()
-        except OSError:
-            continue
-        # direct children of the zygote's python (under bwrap one level deeper)
-        ppid = int(stat[3])
-        if ppid == z.proc.pid or _parent_of(ppid) == z.proc.pid:
-            if int(pid) != z.proc.pid:
-                children.append(int(pid))
-    return children
+async def test_a_spare_killed_while_it_waits_is_replaced_without_a_failure(runner_on_each_stack):
+    runner = runner_on_each_stack
+    runner.warm_up()
+    # No waiting for the spare to be gone: a worker sent SIGKILL never answers the
+    # runner's ping, even while the signal is still pending.
+    os.kill(_live_workers(runner)[runner._pool.spare.pid], signal.SIGKILL)
+    out = await runner.run(OK_SKILL)
+    assert out.result.success and at_prompt(runner)
 
 
-def _busy(pid: int) -> bool:
-    try:
-        return int(open(f"/proc/{pid}/stat").read().split()[13]) > 0  # user CPU ticks
-    except OSError:
-        return False
-
-
-def _parent_of(pid: int) -> int:
-    try:
-        return int(open(f"/proc/{pid}/stat").read().split()[3])
-    except OSError:
-        return -1
+def test_without_bubblewrap_on_the_path_a_runner_uses_the_user_namespace_stack(tmp_path):
+    if not (CAPS.seccomp and CAPS.userns and CAPS.landlock_abi >= 1):
+        pytest.skip("the full user-namespace stack (user namespaces, Landlock, seccomp) does not work here")
+    code = "from hackwright.sandbox.runner import SkillRunner; print(SkillRunner(object()).stack.name)"
+    done = subprocess.run([sys.executable, "-c", code], env={"PATH": str(tmp_path)}, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "USERNS"
 
 
 async def test_a_dead_zygote_is_restarted(runner):
     runner.warm_up()
-    os.killpg(runner._zygote.proc.pid, signal.SIGKILL)
-    runner._zygote.proc.wait()
+    os.killpg(runner._pool.zygote.proc.pid, signal.SIGKILL)
+    runner._pool.zygote.proc.wait()
     out = await runner.run("async def ok(nh):\n    return SkillResult('ok', {}, 0, 0, True)\n")
     assert out.result.success
 

@@ -13,21 +13,18 @@ from __future__ import annotations
 import ast
 import asyncio
 import os
-import select
 import signal
-import socket
-import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..skills.result import SkillResult
 from ..skills.triggers import EventMonitor, TriggerConfig, declared_triggers, unknown_triggers
 from . import errors, surface
 from .isolation import Stack, best_stack, detect
-from .protocol import MAX_FRAME, Channel, ChannelClosed, ProtocolError, decode, encode
+from .pool import Worker, WorkerPool, Zygote  # noqa: F401 - Worker, Zygote: importable from here as before
+from .protocol import MAX_FRAME, ChannelClosed, ProtocolError
 from .worker import OutputBuffer, drive, skill_namespace, trimmed_traceback
 
 MiB = 1 << 20
@@ -55,14 +52,6 @@ class SkillOutcome:
     api_calls: int = 0
     seconds: float = 0.0
     stack: str = ""  # which isolation it ran under
-
-
-@dataclass
-class _Worker:
-    pid: int
-    chan: Channel
-    memory: int
-    cpu: int
 
 
 def _entry_name(code: str, entry: Optional[str]) -> str:
@@ -97,160 +86,6 @@ def _choose_cpu() -> Optional[int]:
     return allowed[os.getpid() % len(allowed)] if len(allowed) > 1 else None
 
 
-class Zygote:
-    """The pre-loaded worker parent (see ``zygote.py``), seen from the host."""
-
-    def __init__(self, stack: Stack, cpu: Optional[int] = None):
-        self.stack = stack
-        self.cpu = cpu
-        self.proc: Optional[subprocess.Popen] = None
-        self.ctrl: Optional[socket.socket] = None
-        self.exits: dict[int, int] = {}
-        self._spawned: dict[int, tuple[int, socket.socket]] = {}
-        self._next_id = 0
-        self.jail = None
-
-    def start(self) -> None:
-        host, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [sys.executable, "-I", "-m", "hackwright.sandbox.zygote", str(child.fileno()), self.stack.name]
-        if self.stack is Stack.BWRAP:
-            from .isolation import bwrap_command
-
-            caps = detect()
-            argv = bwrap_command(caps.bwrap, argv, ro_paths=_python_paths(), keep_fds=[child.fileno()])
-        # An empty environment: nothing secret is ever inside the sandbox.
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
-        cpu = self.cpu
-
-        def pin() -> None:  # runs in the child before exec: bwrap, the zygote and its workers inherit it
-            if cpu is not None:
-                os.sched_setaffinity(0, {cpu})
-
-        self.proc = subprocess.Popen(
-            argv, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True,
-            preexec_fn=pin if cpu is not None else None,
-        )
-        child.close()
-        self.ctrl = host
-        self._jail()
-
-    def _jail(self) -> None:
-        """cgroup limits for the zygote and its workers, when running as root."""
-        try:
-            from .isolation import CgroupJail
-
-            caps = detect()
-            if not (caps.cgroups and caps.is_root) or self.proc is None:
-                return
-            jail = CgroupJail(f"hackwright-{os.getpid()}-{self.proc.pid}", memory_bytes=2048 * MiB, pids_max=16)
-            if jail.create() is not False:
-                jail.add(self.proc.pid)
-                self.jail = jail
-        except Exception:  # cgroups are a bonus layer; never fail a run for them
-            self.jail = None
-
-    @property
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def healthy(self) -> bool:
-        """Alive and its control channel still open.
-
-        Under bwrap ``proc`` is bwrap itself, which outlives a killed zygote for a
-        moment; the closed channel tells the truth at once.
-        """
-        if not self.alive or self.ctrl is None:
-            return False
-        try:
-            while self._recv(0):
-                pass
-        except (ChannelClosed, OSError):
-            return False
-        return True
-
-    def _recv(self, timeout: float) -> bool:
-        """Read one control message into the tables; False on timeout."""
-        assert self.ctrl is not None
-        if not select.select([self.ctrl], [], [], timeout)[0]:
-            return False
-        data, fds, _flags, _addr = socket.recv_fds(self.ctrl, 65536, 4)
-        if not data:
-            raise ChannelClosed("the sandbox's worker parent exited")
-        msg = decode(data[4:])
-        op = msg.get("op")
-        if op == "exit":
-            self.exits[int(msg["pid"])] = int(msg["status"])
-        elif op == "spawned" and fds:
-            self._spawned[int(msg["id"])] = (int(msg["pid"]), socket.socket(fileno=fds[0]))
-        else:
-            for fd in fds:
-                os.close(fd)
-        return True
-
-    def request(self, memory: int, cpu: int) -> int:
-        assert self.ctrl is not None
-        self._next_id += 1
-        self.ctrl.send(encode({"op": "spawn", "id": self._next_id, "memory": memory, "cpu": cpu}))
-        return self._next_id
-
-    def collect(self, req_id: int, timeout: float = 10.0) -> tuple[int, socket.socket]:
-        deadline = time.monotonic() + timeout
-        while req_id not in self._spawned:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("the sandbox did not start a worker in time")
-            self._recv(left)
-        return self._spawned.pop(req_id)
-
-    def kill(self, pid: int) -> None:
-        if self.ctrl is not None and self.alive:
-            try:
-                self.ctrl.send(encode({"op": "kill", "pid": pid}))
-            except OSError:
-                pass
-
-    def exit_status(self, pid: int, timeout: float = 2.0) -> Optional[int]:
-        deadline = time.monotonic() + timeout
-        while pid not in self.exits:
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.alive:
-                return None
-            try:
-                self._recv(left)
-            except (ChannelClosed, OSError):
-                return None
-        return self.exits.pop(pid)
-
-    def close(self) -> None:
-        if self.ctrl is not None:
-            self.ctrl.close()
-            self.ctrl = None
-        if self.proc is not None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            self.proc.wait(timeout=5)
-            self.proc = None
-        if self.jail is not None:
-            try:
-                self.jail.destroy()
-            except Exception:
-                pass
-            self.jail = None
-
-
-def _python_paths() -> list[str]:
-    """Read-only paths a bwrap'd zygote needs: the interpreter, its stdlib, the venv, this package."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    paths.add(str(Path(__file__).resolve().parents[2]))  # the directory holding the hackwright package
-    import msgpack
-
-    paths.add(str(Path(msgpack.__file__).resolve().parents[1]))
-    return sorted(p for p in paths if p and os.path.exists(p))
-
-
 class SkillRunner:
     """Runs skills against one game's API.
 
@@ -269,9 +104,6 @@ class SkillRunner:
         self.cpu = _choose_cpu() if pin_cpu and mode == "sandbox" and backend == "local" else None
         self.mode = mode
         self.limits = limits or SandboxLimits()
-        self._zygote: Optional[Zygote] = None
-        self._spare: Optional[_Worker] = None
-        self._pending: Optional[tuple[int, int, int]] = None  # (request id, memory, cpu)
         self.stack: Optional[Stack] = None
         self.warnings: list[str] = []
         self.record_call_times = False  # benchmarks: host receive time of every API call
@@ -304,89 +136,16 @@ class SkillRunner:
             self.stack = chosen
         else:
             raise ValueError(f"unknown mode {mode!r}; use 'sandbox' or 'inprocess'")
+        self._pool = WorkerPool(self.stack, self.cpu, backend, docker_image, docker_runtime)
 
     # ------------------------------------------------------------ workers
-    def _ensure_zygote(self) -> Zygote:
-        if self._zygote is None or not self._zygote.healthy():
-            if self._zygote is not None:
-                self._zygote.close()
-            self._spare = None
-            self._pending = None
-            assert self.stack is not None
-            if self.backend == "docker":
-                from .docker_backend import DockerPool
-
-                self._zygote = DockerPool(self.docker_image, self.docker_runtime)  # type: ignore[assignment]
-            else:
-                self._zygote = Zygote(self.stack, self.cpu)
-                self._zygote.start()
-        return self._zygote
-
-    def _prefork(self, limits: SandboxLimits) -> None:
-        """Ask for the next run's worker now; never fails (it is only a head start).
-
-        The zygote can die between two runs (killed, out of memory) while its bwrap
-        parent still looks alive for a moment: the request then meets a broken pipe,
-        and the zygote is dropped so that the next run starts a fresh one.
-        """
-        try:
-            z = self._ensure_zygote()
-            if self._pending is None and self._spare is None:
-                self._pending = (z.request(limits.memory_bytes, limits.cpu_seconds), limits.memory_bytes,
-                                 limits.cpu_seconds)
-        except (ChannelClosed, OSError):
-            self._drop_zygote()
-
-    def _drop_zygote(self) -> None:
-        if self._zygote is not None:
-            self._zygote.close()
-        self._zygote = None
-        self._spare = None
-        self._pending = None
-
-    def _take_worker(self, limits: SandboxLimits) -> _Worker:
-        for attempt in range(2):
-            z = self._ensure_zygote()
-            try:
-                if self._spare is None and self._pending is not None:
-                    rid, mem, cpu = self._pending
-                    self._pending = None
-                    pid, sock = z.collect(rid)
-                    self._spare = _Worker(pid, Channel(sock), mem, cpu)
-                if self._spare is not None and (self._spare.memory, self._spare.cpu) != (
-                        limits.memory_bytes, limits.cpu_seconds):
-                    z.kill(self._spare.pid)
-                    self._spare.chan.close()
-                    self._spare = None
-                if self._spare is None:
-                    rid = z.request(limits.memory_bytes, limits.cpu_seconds)
-                    pid, sock = z.collect(rid)
-                    self._spare = _Worker(pid, Channel(sock), limits.memory_bytes, limits.cpu_seconds)
-                worker, self._spare = self._spare, None
-                return worker
-            except (ChannelClosed, OSError, TimeoutError):
-                self._drop_zygote()
-                if attempt:
-                    raise errors.SandboxUnavailableError("the sandbox could not start a worker")
-        raise errors.SandboxUnavailableError("the sandbox could not start a worker")
-
     def warm_up(self) -> None:
         """Start the zygote and a spare worker now rather than at the first run."""
         if self.mode == "sandbox":
-            self._prefork(self.limits)
-            self._take_and_keep()
-
-    def _take_and_keep(self) -> None:
-        w = self._take_worker(self.limits)
-        self._spare = w
+            self._pool.warm_up(self.limits.memory_bytes, self.limits.cpu_seconds)
 
     def close(self) -> None:
-        if self._spare is not None:
-            self._spare.chan.close()
-            self._spare = None
-        if self._zygote is not None:
-            self._zygote.close()
-            self._zygote = None
+        self._pool.close()
 
     def __enter__(self) -> "SkillRunner":
         return self
@@ -443,6 +202,8 @@ class SkillRunner:
             stop_on.add("turn_cap")  # the episode ends there, whatever the skill asked for
         if trigger_config is not None:
             stop_on |= set(trigger_config.always_stop) - set(handle)
+            if trigger_config.stop_requested is not None:
+                stop_on.add("user_stop")  # Ctrl-C: no skill may handle it away
         monitor = EventMonitor(self.api, trigger_config)
         self.api.after_action.append(monitor)
         try:
@@ -462,10 +223,11 @@ class SkillRunner:
     # ------------------------------------------------------------ sandboxed
     def _run_sandboxed(self, code: str, name: str, params: dict, limits: SandboxLimits,
                        monitor: EventMonitor, stop_on: set[str]) -> SkillOutcome:
-        worker = self._take_worker(limits)
-        z = self._zygote
+        worker = self._pool.take(limits.memory_bytes, limits.cpu_seconds)
+        z = self._pool.zygote
         assert z is not None
-        self._prefork(limits)  # the next run's worker starts while this one runs
+        # the next run's worker starts while this one runs
+        self._pool.prefork(limits.memory_bytes, limits.cpu_seconds)
         api = self.api
         t0 = time.monotonic()
         deadline = t0 + limits.wall_seconds

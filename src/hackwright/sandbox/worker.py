@@ -247,8 +247,15 @@ def run_skill(chan: Channel, request: dict) -> dict:
 
 
 def serve(chan: Channel) -> None:
-    """Wait for one run request, run it, answer, exit."""
+    """Answer pings until the run request comes, run it, answer, exit.
+
+    The host pings a waiting worker before giving it a skill, to tell a live
+    worker from one that died while it waited.
+    """
     request = chan.recv()
+    while isinstance(request, dict) and request.get("op") == "ping":
+        chan.send({"op": "pong"})
+        request = chan.recv()
     final = run_skill(chan, request)
     try:
         chan.send(final)
