@@ -186,7 +186,7 @@ async def test_going_up_from_the_first_level_is_refused(make_api):
 
 async def test_several_more_prompts_are_all_collected(make_api):
     api = make_api(seed=5, role="valkyrie")
-    res = await api.pray()  # too soon at turn 1: several messages behind --More--
+    res = await api.pray(force=True)  # too soon at turn 1: several messages behind --More--
     assert len(res.messages) >= 2
     assert any("pray" in m.lower() for m in res.messages)
     assert at_command_prompt(api)
@@ -197,7 +197,7 @@ async def test_a_prayer_the_god_resents_is_a_failure_and_no_later_prayer_is_coun
     # once taken for success, so a fainting hero prayed eight times in a row.
     api = make_api(seed=6, role="samurai")
     for _ in range(2):
-        res = await api.pray()  # turn 1: far too soon
+        res = await api.pray(force=True)  # turn 1: far too soon
         assert not res.success and "too soon" in res.error, res.messages
     assert "Amaterasu Omikami" in " ".join(res.messages)
     assert await api.get_prayer_timeout() == PrayerClock.UNKNOWN

@@ -7,6 +7,10 @@ menus, answers the y/n, item, direction and text questions the action implies
 (through :class:`Rule` objects the caller passes), and escapes from anything
 else. Prompts are told apart with NLE's program-state flags (``internal[1:4]``
 = in_yn_function, in_getlin, xwaitforspace), not only with message text.
+
+Before a key goes out, ``press`` asks :mod:`.integrity` whether it would run a
+command that saves, quits or changes the game's mode or options, given what the
+game is waiting for right now, and raises ``CommandRefused`` instead of sending it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 
 from ..env.make import Game
+from . import integrity
 
 ESC = 27
 ENTER = 13
@@ -118,6 +123,8 @@ class Keyboard:
         return self.game.obs["message"].tobytes().rstrip(b"\0").decode("latin-1").strip()
 
     def screen_lines(self) -> list[str]:
+        if self.game.done:  # how the game ended (the tombstone), not NLE's last screen
+            return self.game.final_screen().lines()
         return [_line(r) for r in self.game.obs["tty_chars"]]
 
     def at_command_prompt(self) -> bool:
@@ -152,6 +159,35 @@ class Keyboard:
         if msg.startswith("#") and int(cursor[0]) == 0:
             return Prompt(PromptKind.EXTENDED, msg)
         return Prompt(PromptKind.NONE, msg)
+
+    def key_entry(self) -> tuple[integrity.Entry, str, str]:
+        """Where the next key goes, and on an open '#' line what was typed and what
+        the game shows (the typed part, then NetHack's completion of it)."""
+        g = self.game
+        if g.done or g.obs["program_state"][0]:
+            return integrity.Entry.OTHER, "", ""
+        i = g.obs["internal"]
+        if i[1] or i[2] or i[3]:
+            return integrity.Entry.OTHER, "", ""
+        raw = g.obs["message"].tobytes().rstrip(b"\0").decode("latin-1")
+        row, col = (int(c) for c in g.obs["tty_cursor"])
+        if raw.startswith("#") and row == 0:
+            # The line reads "# " + text; the cursor stands after the typed part.
+            return integrity.Entry.EXTENDED, raw[2:max(col, 2)], raw[2:].rstrip()
+        return integrity.Entry.COMMAND, "", ""
+
+    def check_key(self, code: int) -> None:
+        """Raise ``CommandRefused`` when ``code``, typed now, would run a refused command."""
+        if code not in integrity.GATED_KEYS:
+            return
+        entry, typed, shown = self.key_entry()
+        refusal = None
+        if entry is integrity.Entry.COMMAND:
+            refusal = integrity.key_refusal(code)
+        elif entry is integrity.Entry.EXTENDED and code in (integrity.ENTER, integrity.NEWLINE):
+            refusal = integrity.line_refusal(typed, shown)
+        if refusal is not None:
+            raise integrity.CommandRefused(refusal)
 
     @staticmethod
     def _window_text(lines: list[str]) -> str:
@@ -191,7 +227,10 @@ class Keyboard:
 
     # ---------------------------------------------------------------- writing
     def press(self, key: Union[int, str]) -> None:
+        """Send one key; raises ``integrity.CommandRefused`` (sending nothing) for a
+        key that would save, quit or change the game's mode or options."""
         code = ord(key) if isinstance(key, str) else int(key)
+        self.check_key(code)
         self.game.step_key(code)
         if self.on_step is not None:
             self.on_step()

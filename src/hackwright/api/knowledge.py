@@ -10,7 +10,7 @@ from a spoiler. Public entry points:
   with ``extra["possible_identities"]``).
 * ``object_info(index)`` / ``armor_slot_of(index)``: the same by object index.
 * ``is_safe_to_eat`` / ``corpse_verdict``: should this hero eat that corpse?
-* ``PrayerClock`` and ``major_trouble``: when is praying likely to work?
+* ``PrayerClock``, ``major_trouble`` and ``prayer_trouble``: when is praying likely to work?
 
 Unknown names raise ``UnknownNameError`` (a ``ValueError``) that lists the
 closest real names.
@@ -1103,6 +1103,22 @@ class PrayerClock:
         elapsed = turn - self.last_prayer_turn
         return sum(p for x, p in _rnz_distribution(self.MEDIAN_RESET) if x - elapsed <= limit)
 
+    def too_soon(self, turn: int, trouble: str = "none") -> Optional[str]:
+        """Why praying on ``turn`` would anger the god by this clock, in one line
+        (None when ``can_pray`` says it is likely to work)."""
+        if self.can_pray(turn, trouble):
+            return None
+        if self.god_angry:
+            return (f"your god has been angry since the prayer on turn {self.last_prayer_turn}, "
+                    "and every prayer before the anger is appeased makes it worse")
+        limit = _TROUBLE_LIMITS[trouble]
+        need = {"none": "0 without trouble", "minor": "at most 100 with minor trouble",
+                "major": "at most 200 with major trouble"}[trouble]
+        since = ("" if self.last_prayer_turn is None
+                 else f" (counted from the prayer on turn {self.last_prayer_turn})")
+        return (f"the prayer timeout is about {self.estimate(turn)}{since} and must be {need}, "
+                f"so praying is likely safe in {self.estimate(turn) - limit} turns")
+
 
 _MAJOR_CONDITIONS = {
     "stone",
@@ -1113,6 +1129,7 @@ _MAJOR_CONDITIONS = {
     "strangled",
     "strangling",
     "food poisoning",
+    "food poisoned",
     "foodpois",
     "ill",
     "termill",
@@ -1151,3 +1168,26 @@ def major_trouble(
     cap = min(max_hp, 15 * max(1, xp_level))
     divisor = 5 if xp_level <= 5 else 6 if xp_level <= 13 else 7 if xp_level <= 21 else 8 if xp_level <= 29 else 9
     return hp * divisor <= cap
+
+
+# Minor troubles the status line shows (pray.c also counts being punished, fumbling,
+# cursed items and wounded legs, which it does not show).
+_MINOR_CONDITIONS = {"blind", "stunned", "stun", "confused", "conf", "hallucinating", "hallu"}
+
+
+def prayer_trouble(
+    hp: int,
+    max_hp: int,
+    hunger_state_name: Union[str, HungerState, None] = None,
+    xp_level: Optional[int] = None,
+    conditions: Iterable[str] = (),
+) -> str:
+    """The hero's trouble as prayer sees it: "major" (see ``major_trouble``),
+    "minor" (Hungry, Blind, Stunned, Confused or Hallucinating) or "none"."""
+    conditions = list(conditions)
+    if major_trouble(hp, max_hp, hunger_state_name, xp_level, conditions):
+        return "major"
+    hunger = hunger_state_name.value if isinstance(hunger_state_name, HungerState) else str(hunger_state_name or "")
+    if hunger.strip().lower() == "hungry" or any(str(c).strip().lower() in _MINOR_CONDITIONS for c in conditions):
+        return "minor"
+    return "none"

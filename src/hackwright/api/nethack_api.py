@@ -18,7 +18,7 @@ from nle import nethack as nh_bl
 
 from ..env.make import Game, GameConfig
 from . import glyphs as G
-from . import knowledge, maps, observe
+from . import integrity, knowledge, maps, observe
 from .keyboard import ESC, Exchange, Keyboard, Prompt, PromptKind, Rule
 from .models import (
     DIRECTIONS,
@@ -1056,9 +1056,35 @@ class NetHackAPI:
             f"({where.x}, {where.y}) — walk there with move_to first"
         )
 
-    async def pray(self) -> ActionResult:
-        """Pray to your deity (see get_prayer_timeout for when that is wise)."""
+    async def pray(self, force: bool = False) -> ActionResult:
+        """Pray to your deity; refused while the prayer clock says it would anger your god.
+
+        A prayer works when the prayer timeout (see get_prayer_timeout) is 0, or
+        at most 100 with minor trouble (Hungry, Blind, Stunned, Confused,
+        Hallucinating), or at most 200 with major trouble (HP at most 5 or below
+        about 1/7 of max, Weak or Fainting, Stoned, Slimed, Strangled, Food
+        poisoned, Ill, Lycanthropy); then your god fixes the worst trouble
+        (HP restored, hunger reset, the illness cured). Praying sooner angers
+        your god: Luck falls, and each further prayer brings worse punishment,
+        up to death. So unless ``force`` is True, a prayer the clock says is too
+        soon is refused before any key is sent: a failed result whose error
+        gives the estimated timeout, what your trouble needs, and that
+        force=True prays anyway. Use force=True only when the hero dies
+        otherwise (the clock is cautious: the real timeout is often shorter).
+        A prayer your god resents is a failed result too.
+        """
+        if not isinstance(force, bool):
+            return self._fail(f"force must be True or False, not {force!r}")
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
         turn = self._stats_now().turn
+        if not force:
+            stats = self._stats_now()
+            trouble = knowledge.prayer_trouble(stats.hp, stats.max_hp, stats.hunger, stats.xp_level,
+                                               await self.get_status_effects())
+            why = self._prayer.too_soon(turn, trouble)
+            if why is not None:
+                return self._fail(f"not praying: {why}; pray(force=True) prays anyway")
         res = self._act(PRAY, [Rule(r"Are you sure you want to pray", "y")], success=lambda ex, b, a: a[0] != b[0])
         text = " ".join(res.messages)
         angry = _ANGRY_GOD.search(text)
@@ -1174,6 +1200,12 @@ class NetHackAPI:
         may be written as words. --More-- is still dismissed for you; a
         question, menu or text prompt your keys leave open is reported in
         ``ActionResult.prompt`` (and closed by the next action).
+        Commands that save, quit or change the game's mode or options are
+        refused, however they are typed (``S``, ``O``, ``M-q``, ``#quit``, ``#q``,
+        ``#exploremode``, wizard-mode commands): the result is a failure whose
+        ``error`` names the command, and the refused key and those after it are
+        not sent (when the refusal can be seen before sending, nothing is sent).
+        Keys answering an open question, menu or text prompt are never refused.
         """
         if not isinstance(keys, str) or not keys:
             return self._fail("keys must be a non-empty string")
@@ -1184,12 +1216,23 @@ class NetHackAPI:
             return self._fail("keys must be ASCII (or <esc>, <enter>, <space>)")
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
+        entry, typed, _ = self._kb.key_entry()
+        seen = integrity.first_refusal(keys, entry, typed)
+        if seen is not None:
+            p = self._kb.prompt()
+            return ActionResult(False, [], False, False, seen.error,
+                                prompt=(p.text or p.kind.value) if p.kind is not PromptKind.NONE else None)
         ex = Exchange()
         before = self._snapshot()
+        refused: Optional[integrity.Refusal] = None
         for ch in keys:
             if self._game.done:
                 break
-            self._kb.press(ch)
+            try:
+                self._kb.press(ch)
+            except integrity.CommandRefused as e:
+                refused = e.refusal
+                break
             ex.steps += 1
         self._kb.settle(ex, keep_open=True)
         self.actions_taken += 1
@@ -1199,11 +1242,11 @@ class NetHackAPI:
         after = self._snapshot() if not self._game.done else before
         prompt = ex.open_prompt
         return ActionResult(
-            True,
+            refused is None,
             ex.messages + ([prompt.text] if prompt else []),
             after[0] != before[0],
             after != before,
-            None,
+            refused.error if refused else None,
             prompt=(prompt.text or prompt.kind.value) if prompt else None,
             game_over=self._game.done,
         )
@@ -1349,7 +1392,9 @@ class NetHackAPI:
         lowers it by one a turn; a successful prayer resets it to a random value
         (median about 350, but often far more), so after a prayer this assumes
         1000. 0 means praying is likely safe even without trouble; with major
-        trouble (HP below 1/7 of max or ≤ 5, Weak from hunger) ≤ 200 is enough.
+        trouble (HP below 1/7 of max or ≤ 5, Weak from hunger) ≤ 200 is enough,
+        with minor trouble (Hungry, Blind, Stunned, Confused) ≤ 100. pray()
+        refuses to pray when this says it is too soon, unless force=True.
         """
         return self._prayer.estimate(self._stats_now().turn)
 

@@ -60,7 +60,7 @@ async def pray_when_safe(nh, allow_minor: bool = False, max_timeout: int = 200) 
     limit = max(200, int(max_timeout)) if level == "major" else 100
     if timeout > limit:
         return await finish("too_soon", False, trouble=reasons, timeout=timeout, needed=f"<= {limit}")
-    res = await nh.pray()
+    res = await nh.pray(force=True)  # this skill has applied its own rule (max_timeout may gamble)
     actions += 1
     if res.game_over:
         return await finish("game_over", False, trouble=reasons)
