@@ -64,7 +64,7 @@ global.document = {
     type: t('hw-d-type'), params: t('hw-d-params'), outcome: t('hw-d-outcome'), reasoning: t('hw-d-reasoning'),
     code: t('hw-code'), codeHidden: els['hw-code-box'].hidden, decisionHidden: els['hw-decision'].hidden,
     nodecision: t('hw-nodecision'), messages: els['hw-messages'].children.map((c) => c.textContent),
-    text: t('hw-text'), drawn: els['hw-map'].drawn,
+    text: t('hw-text'), drawn: els['hw-map'].drawn, textShown: els['hw-text'].style.display === 'block',
   });
   const out = { ready: document.body.dataset.ready === '1', title: document.title, max: els['hw-slider'].max,
                 steps: els['hw-steps'].children.map((c) => c.textContent), facts: t('hw-facts') };

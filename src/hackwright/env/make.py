@@ -187,13 +187,58 @@ def make_env(config: GameConfig) -> NLE:
             env = gym.make(config.env_id, character=character, disable_env_checker=True, **kwargs)
     except gym.error.Error as e:
         raise EnvConfigError(f"cannot make environment {config.env_id!r}: {e}") from e
+    _add_score_files(env.unwrapped)
     return env.unwrapped
+
+
+def _add_score_files(env: NLE) -> None:
+    """Give a recorded game the score files NetHack writes when it ends.
+
+    When NLE records into a folder it tells NetHack to keep its score files there,
+    named ``nle.<pid>.logfile``, ``….record`` and ``….xlogfile``, but creates only the
+    xlogfile. NetHack's last act, after the tombstone, is to add the game to the
+    other two; without them every recorded game ends on "Cannot open file
+    …logfile. Is NetHack installed correctly?". Creating them empty (NLE does the
+    same in its own game folder) lets NetHack write them and show its score list
+    instead. This happens after the game is over, so play is unchanged.
+    """
+    pattern = getattr(env, "_ttyrec_pattern", None)
+    if not getattr(env, "savedir", None) or not pattern:
+        return
+    # NLE's own rule: the first ttyrec's name without "0.ttyrec<v>.bz2".
+    prefix = (pattern % 0).replace(f"0.ttyrec{nethack.TTYREC_VERSION}.bz2", "")
+    if not os.path.isfile(prefix + "xlogfile"):
+        return  # not the layout described above: leave NLE's folder alone
+    for name in ("logfile", "record"):
+        os.close(os.open(prefix + name, os.O_CREAT | os.O_WRONLY, 0o644))
 
 
 def seed_env(env: NLE, seed: int) -> None:
     """Apply the seeding convention; takes effect at the next reset."""
     _enable_seeding(env)
     NLE.seed(env, core=seed, disp=seed, reseed=False)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One 24×80 terminal screen of NetHack, copied out of an observation."""
+
+    chars: np.ndarray  # (24, 80) uint8
+    colors: np.ndarray  # (24, 80) int8, NetHack colour numbers
+    cursor: np.ndarray  # (2,) row, column
+
+    @classmethod
+    def of(cls, obs: dict[str, np.ndarray]) -> "Screen":
+        return cls(np.array(obs["tty_chars"]), np.array(obs["tty_colors"]), np.array(obs["tty_cursor"]))
+
+    def lines(self) -> list[str]:
+        """The screen as 24 text rows of 80 characters."""
+        return [bytes(row).decode("latin-1").replace("\0", " ") for row in self.chars]
+
+
+def _shows_text(chars: np.ndarray) -> bool:
+    """Whether a screen holds anything but blanks and a lone --More--."""
+    return bool(chars.tobytes().replace(b"--More--", b"").strip(b" \0"))
 
 
 class Game:
@@ -206,6 +251,11 @@ class Game:
     ``on_frame`` hooks are called as ``hook(game, key)`` after ``reset`` (key
     None) and after every ``step_key``, with ``game.obs`` already updated: the
     one place that sees every screen (see ``hackwright.replay.frames``).
+
+    ``end_screen`` is how the game ended, as NetHack showed it: the last screen
+    drawn after the hero's death (or quitting) and before NLE's final observation
+    — the tombstone with the "Goodbye NAME the ROLE..." lines after a death.
+    NLE's final observation itself shows only NetHack's score list.
     """
 
     def __init__(self, config: GameConfig):
@@ -221,6 +271,7 @@ class Game:
         # then --More--) would otherwise lose what that command changed (+10 score for
         # a potion identified by drinking it)
         self.live_blstats: Optional[np.ndarray] = None
+        self.end_screen: Optional[Screen] = None
         self.started_at = 0.0
         self.on_frame: list[Callable[["Game", Optional[int]], None]] = []
 
@@ -231,6 +282,7 @@ class Game:
         self.done = False
         self.steps = 0
         self.live_blstats = None
+        self.end_screen = None
         self.started_at = time.time()
         self._set_obs(self.env.last_observation)
         self._frame(None)
@@ -244,6 +296,10 @@ class Game:
                 self.live_blstats = bl.copy()
             else:
                 np.copyto(self.live_blstats, bl)
+        state = self.obs.get("program_state")
+        # program_state[0] is NetHack's game-over flag, set from "You die..." on
+        if state is not None and state[0] and not self.done and _shows_text(self.obs["tty_chars"]):
+            self.end_screen = Screen.of(self.obs)
 
     def step_key(self, key: int) -> dict[str, np.ndarray]:
         """Send one key (an ASCII code) to NetHack."""
@@ -256,6 +312,13 @@ class Game:
         self._set_obs(raw)
         self._frame(key)
         return self.obs
+
+    def final_screen(self) -> Screen:
+        """The screen to show for this game now: once it is over, its ``end_screen``
+        (when NetHack drew one), else the current observation's terminal."""
+        if self.done and self.end_screen is not None:
+            return self.end_screen
+        return Screen.of(self.obs)
 
     def _frame(self, key: Optional[int]) -> None:
         for hook in list(self.on_frame):  # a hook may detach itself

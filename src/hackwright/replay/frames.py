@@ -11,7 +11,14 @@ it keeps
   terminal replay shows, menus and ``--More--`` prompts included,
 * the message line, the key that led to the frame, the time since recording
   began and the agent's step number (``recorder.step``), which links frames
-  to the ``decisions`` and ``events`` tables of the run database.
+  to the ``decisions`` and ``events`` tables of the run database,
+* whether NetHack's game was over on that screen (from "You die..." on).
+
+When the game ends, one more frame follows NLE's final observation (which
+shows only NetHack's score list): the end of the game as NetHack showed it —
+the tombstone and the "Goodbye NAME the ROLE..." lines
+(:attr:`hackwright.env.make.Game.end_screen`), with the key ``KEY_END``. So the
+last frame of a recording that ends in death is the tombstone.
 
 File format (``frames.bin``, version 1): a stream of msgpack objects.
 The first is a header map::
@@ -22,8 +29,9 @@ The first is a header map::
 
 Every following object is one frame::
 
-    {"s": step, "k": key (-1: reset, -2: snapshot), "t": milliseconds since start,
-     "m": message (only when not empty), "f": 1 (only on key frames),
+    {"s": step, "k": key (-1: reset, -2: snapshot, -3: the end of the game),
+     "t": milliseconds since start, "m": message (only when not empty),
+     "o": 1 (only when the game is over), "f": 1 (only on key frames),
      "x": zlib(frame bytes XOR previous frame bytes)}
 
 "frame bytes" are the layout's arrays, concatenated little-endian. On key frames
@@ -42,11 +50,14 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 import msgpack
 import numpy as np
 from nle import nethack
+
+if TYPE_CHECKING:
+    from ..env.make import Screen
 
 log = logging.getLogger("hackwright.replay")
 
@@ -54,6 +65,7 @@ FORMAT = "hackwright-frames"
 VERSION = 1
 KEY_RESET = -1  # the frame right after reset()
 KEY_SNAPSHOT = -2  # a frame taken when the recorder was attached (no key led to it)
+KEY_END = -3  # the end of the game as NetHack showed it (the tombstone), after NLE's final observation
 TTY_SHAPE = (24, 80)  # NLE's terminal (rows, columns)
 
 # What is kept of each observation, in file order: (name, dtype, shape).
@@ -68,6 +80,11 @@ LAYOUT: tuple[tuple[str, str, tuple[int, ...]], ...] = (
 
 def _layout_size(layout) -> int:
     return sum(int(np.dtype(dt).itemsize * int(np.prod(shape))) for _, dt, shape in layout)
+
+
+def _game_over(obs: dict) -> bool:
+    state = obs.get("program_state")
+    return state is not None and bool(state[0])  # NetHack's game-over flag
 
 
 def _message(obs: dict) -> str:
@@ -122,6 +139,9 @@ class FrameRecorder:
 
     def _on_frame(self, game, key: Optional[int]) -> None:
         self.record(KEY_RESET if key is None else key)
+        end = getattr(game, "end_screen", None)
+        if key is not None and game.done and end is not None:
+            self.record(KEY_END, screen=end)
 
     def _frame_bytes(self, obs: dict) -> bytes:
         parts = []
@@ -140,13 +160,17 @@ class FrameRecorder:
             parts.append(np.ascontiguousarray(a, dtype=dt).reshape(shape).tobytes())
         return b"".join(parts)
 
-    def record(self, key: int = KEY_SNAPSHOT) -> None:
-        """Append the game's current observation as one frame."""
+    def record(self, key: int = KEY_SNAPSHOT, screen: Optional["Screen"] = None) -> None:
+        """Append the game's current observation as one frame; ``screen`` (a
+        :class:`~hackwright.env.make.Screen`) replaces its terminal when given."""
         if self._closed:
             return
         with self._lock:
             try:
                 obs = self.game.obs
+                if screen is not None:
+                    obs = {**obs, "tty_chars": screen.chars, "tty_colors": screen.colors,
+                           "tty_cursor": screen.cursor, "message": None}
                 cur = np.frombuffer(self._frame_bytes(obs), dtype=np.uint8)
                 keyframe = self._prev is None or self.frames % self.keyframe_every == 0
                 payload = cur if keyframe else np.bitwise_xor(cur, self._prev)
@@ -156,6 +180,8 @@ class FrameRecorder:
                 msg = _message(obs)
                 if msg:
                     rec["m"] = msg
+                if _game_over(obs):
+                    rec["o"] = 1
                 if keyframe:
                     rec["f"] = 1
                 self._file.write(self._packer.pack(rec))
@@ -220,6 +246,7 @@ class Frame:
     tty_cursor: np.ndarray  # (2,) row, column
     glyphs: Optional[np.ndarray] = None  # (21, 79); None when read from a ttyrec
     blstats: Optional[np.ndarray] = None
+    over: bool = False  # NetHack's game was over on this screen (unknown in a ttyrec: False)
 
     def stat(self, name: str) -> int:
         """A bottom-line statistic: turn, depth, hp, hpmax, score, xl, gold, x, y (0 if unknown)."""
@@ -262,6 +289,7 @@ class FrameLog:
     source: str = "frames"  # "frames" or "ttyrec"
     total: int = 0  # frames in the recording (before thinning)
     truncated: bool = False  # the file ended inside a frame (a crashed run)
+    over: Optional[np.ndarray] = None  # (N,) bool: the game was over on this frame; None for a ttyrec
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -271,7 +299,8 @@ class FrameLog:
                      time=float(self.times[i]), message=self.messages[i], tty_chars=self.tty_chars[i],
                      tty_colors=self.tty_colors[i], tty_cursor=self.tty_cursor[i],
                      glyphs=None if self.glyphs is None else self.glyphs[i],
-                     blstats=None if self.blstats is None else self.blstats[i])
+                     blstats=None if self.blstats is None else self.blstats[i],
+                     over=False if self.over is None else bool(self.over[i]))
 
     def __iter__(self) -> Iterator[Frame]:
         for i in range(len(self)):
@@ -350,7 +379,7 @@ def _iter(path: Path, info: dict) -> Iterator[Frame]:
                         time=float(rec.get("t", 0)) / 1000.0, message=str(rec.get("m", "")),
                         tty_chars=arrays["tty_chars"], tty_colors=arrays["tty_colors"],
                         tty_cursor=arrays["tty_cursor"], glyphs=arrays.get("glyphs"),
-                        blstats=arrays.get("blstats"))
+                        blstats=arrays.get("blstats"), over=bool(rec.get("o")))
             i += 1
         if not info.get("truncated") and unpacker.tell() < path.stat().st_size:
             info["truncated"] = True  # msgpack stops quietly before a torn final record
@@ -406,5 +435,6 @@ def _stack(frames: list[Frame], meta: dict, source: str) -> FrameLog:
         blstats=arr(lambda f: f.blstats, (nethack.NLE_BLSTATS_SIZE,), np.int64) if has_stats else None,
         source=source,
         total=len(frames),
+        over=np.array([f.over for f in frames], dtype=bool),
     )
 

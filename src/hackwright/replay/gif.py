@@ -106,4 +106,5 @@ def thin(frames: FrameLog, every: int) -> FrameLog:
                     tty_cursor=frames.tty_cursor[sel],
                     glyphs=None if frames.glyphs is None else frames.glyphs[sel],
                     blstats=None if frames.blstats is None else frames.blstats[sel], source=frames.source,
-                    total=frames.total, truncated=frames.truncated)
+                    total=frames.total, truncated=frames.truncated,
+                    over=None if frames.over is None else frames.over[sel])

@@ -5,7 +5,9 @@ The file holds no copy of any rendered image. It carries
 * a tile atlas: one small PNG (base64) with only the tiles the episode shows;
 * the frames, as atlas indices: the first map in full, then per frame only the
   cells that changed (and, for the text view, the terminal rows that changed),
-  plus turn, depth, HP, score, key, message and agent step per frame —
+  plus turn, depth, HP, score, key, message and agent step per frame, and
+  which frames come after the game was over (shown as the terminal: the
+  tombstone is text, not tiles) —
   JSON, gzip-compressed and base64-encoded (the browser unpacks it with
   ``DecompressionStream``; ``compress=False`` writes plain JSON instead);
 * the run: decisions (type, skill, parameters, reasoning, code, outcome) and
@@ -100,6 +102,7 @@ def frames_payload(frames: FrameLog, tiles: TileSet) -> tuple[dict, np.ndarray]:
         "time": [round(float(t), 3) for t in frames.times],
         "turn": stat("turn"), "dlvl": stat("depth"), "hp": stat("hp"), "hpmax": stat("hpmax"),
         "score": stat("score"), "msg": list(frames.messages),
+        "over": [] if frames.over is None else np.nonzero(frames.over)[0].tolist(),
     }
     return payload, used
 
@@ -251,9 +254,10 @@ _SCRIPT = r"""
   const shown = new Int32Array(F.rows * F.cols).fill(-1);
   const slider = $('hw-slider'); slider.max = Math.max(0, N - 1);
   let cur = -1, curStep = null, timer = null, textView = false;
+  const over = new Set(F.over || []);  // after the game ended: the terminal shows it, the tiles cannot
 
   function keyName(k) {
-    if (k === -1) return 'start'; if (k === -2) return 'attach';
+    if (k === -1) return 'start'; if (k === -2) return 'attach'; if (k === -3) return 'end';
     if (k === 27) return 'Esc'; if (k === 13 || k === 10) return 'Enter'; if (k === 32) return 'Space';
     if (k < 32) return '^' + String.fromCharCode(k + 64);
     if (k >= 128) return 'M-' + String.fromCharCode(k - 128);
@@ -299,11 +303,12 @@ _SCRIPT = r"""
     i = Math.max(0, Math.min(N - 1, i)); if (i === cur) return; cur = i;
     const [g, t] = frameAt(i);
     draw(g); $('hw-text').textContent = t.join('\n');
+    showView();
     slider.value = i;
     $('hw-status').textContent = 'T:' + F.turn[i] + '  Dlvl:' + F.dlvl[i] + '  HP:' + F.hp[i] + '(' + F.hpmax[i] +
       ')  S:' + F.score[i];
     $('hw-where').textContent = 'frame ' + (F.index[i] + 1) + '/' + F.total + '  ·  step ' + F.step[i] +
-      '  ·  key ' + keyName(F.key[i]) + '  ·  ' + F.time[i].toFixed(1) + ' s';
+      '  ·  key ' + keyName(F.key[i]) + '  ·  ' + F.time[i].toFixed(1) + ' s' + (over.has(i) ? '  ·  game over' : '');
     $('hw-msg').textContent = F.msg[i] || '';
     if (F.step[i] !== curStep) { curStep = F.step[i]; showStep(curStep, i); }
     let latest = null;  // the step's message on screen now: the last one shown so far
@@ -347,10 +352,12 @@ _SCRIPT = r"""
   $('hw-nstep').onclick = () => { play(false); stepJump(1); };
   $('hw-play').onclick = () => play(!timer);
   $('hw-fps').onchange = () => { if (timer) play(true); };
-  $('hw-view').onclick = () => {
-    textView = !textView; $('hw-text').style.display = textView ? 'block' : 'none';
-    canvas.style.display = textView ? 'none' : 'block'; $('hw-view').textContent = textView ? 'tiles' : 'text';
-  };
+  function showView() {
+    const asText = textView || over.has(cur);
+    $('hw-text').style.display = asText ? 'block' : 'none'; canvas.style.display = asText ? 'none' : 'block';
+    $('hw-view').textContent = textView ? 'tiles' : 'text';
+  }
+  $('hw-view').onclick = () => { textView = !textView; showView(); };
   document.addEventListener('keydown', (e) => {
     if (e.target && e.target.tagName === 'SELECT') return;
     const k = e.key;

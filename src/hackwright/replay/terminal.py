@@ -9,7 +9,8 @@ from typing import Callable, Optional, TextIO
 
 import numpy as np
 
-from .frames import Frame, FrameLog
+from .ending import ending_index, final_messages
+from .frames import KEY_END, Frame, FrameLog
 from .run import RunRecord
 
 # NetHack colour numbers (CLR_BLACK … CLR_WHITE) → ANSI SGR foreground codes.
@@ -66,6 +67,10 @@ def _caption(frame: Frame, run: Optional[RunRecord], n: int) -> str:
         parts.append(f"step {frame.step}")
     if frame.blstats is not None:
         parts.append(frame.status())
+    if frame.key == KEY_END:
+        parts.append("the end of the game")
+    elif frame.over:
+        parts.append("game over")
     line = " · ".join(parts)
     d = run.decision_at(frame.step) if run is not None and frame.step else None
     if d is not None:
@@ -122,11 +127,16 @@ def play(frames: FrameLog, run: Optional[RunRecord] = None, opts: Optional[PlayO
 
 def print_final(frames: FrameLog, run: Optional[RunRecord] = None, out: Optional[TextIO] = None,
                 color: bool = False) -> None:
-    """Print only the last screen (with its caption): a non-interactive look at how a run ended."""
+    """Print how a run ended: its final screen (after a death, NetHack's tombstone and
+    farewell rather than the score list that follows them), the caption, and the
+    messages of the last step ("You die..."): a non-interactive look at the end."""
     out = out or sys.stdout
     if not len(frames):
         out.write("(no frames)\n")
         return
-    fr = frames[len(frames) - 1]
+    fr = frames[ending_index(frames)]
     body = screen_ansi(fr, in_place=False).rstrip("\n") if color else screen_text(fr)
     out.write(f"{body}\n{_caption(fr, run, frames.total)}\n")
+    messages = final_messages(frames)
+    if messages:
+        out.write("last messages: " + " · ".join(messages) + "\n")
