@@ -87,3 +87,24 @@ def test_sandbox_check_names_the_stack():
     r = runner.invoke(app, ["sandbox", "check"])
     assert r.exit_code == 0, r.output
     assert "Model-written skills run under" in r.output
+
+
+def test_skills_stats_after_play_with_the_default_paths_shows_the_runs_the_episode_recorded(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # ./data/memory.db and ./skills, the defaults, are this test's own
+    for name in ("HACKWRIGHT_CONFIG", "HACKWRIGHT_MEMORY_DATABASE_PATH", "HACKWRIGHT_LIBRARY",
+                 "HACKWRIGHT_SKILLS_LIBRARY_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", "200")
+    r = runner.invoke(app, ["play", "--seed", "0", "--max-steps", "3", "--no-record", "--json"])
+    assert r.exit_code == 0, r.output
+    used = json.loads(r.output[r.output.index("{"):])["skills_used"]
+    assert used
+    r = runner.invoke(app, ["skills", "stats"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("database: data/memory.db (")
+    runs = {}
+    for line in r.output.splitlines():
+        cells = [c.strip() for c in line.strip("│ ").split("│")]
+        if len(cells) == 8 and cells[0] in used:
+            runs[cells[0]] = int(cells[1])
+    assert runs == used

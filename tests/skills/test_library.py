@@ -51,6 +51,15 @@ def stats(**kw) -> Stats:
     return Stats(**base)
 
 
+@pytest.fixture(autouse=True)
+def own_folder(tmp_path, monkeypatch):
+    """Each test runs in its own folder with no settings from outside: a library made
+    without ``db_path`` records in ./data/memory.db of that folder (the default)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("HACKWRIGHT_CONFIG", "HACKWRIGHT_MEMORY_DATABASE_PATH", "HACKWRIGHT_LIBRARY"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def builtin_root(tmp_path):
     root = tmp_path / "builtin"
@@ -469,15 +478,17 @@ def test_a_corrupt_database_file_is_moved_aside_and_reported(tmp_path):
     lib = SkillLibrary(root, builtin_root=None)
     lib.save("go_east", GO_EAST, category="navigation")
     lib.close()
+    db = tmp_path / "data" / "memory.db"  # the run database, the library's default
+    assert lib.db_path == Path("data/memory.db") and db.is_file()
     for suffix in ("-wal", "-shm"):
-        p = root / f"library.db{suffix}"
+        p = db.with_name(db.name + suffix)
         if p.exists():
             p.unlink()
-    (root / "library.db").write_bytes(b"garbage" * 1000)
+    db.write_bytes(b"garbage" * 1000)
     lib = SkillLibrary(root, builtin_root=None)
     report = lib.load()
     moved = report.db_recovered_from
-    assert moved is not None and moved.name.startswith("library.db.corrupt-")
+    assert moved is not None and moved.name.startswith("memory.db.corrupt-")
     assert moved.read_bytes() == b"garbage" * 1000
     assert not report.ok and "corrupt" in report.summary()
     # the skill files survive; the new database learns them again

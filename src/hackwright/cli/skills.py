@@ -18,14 +18,28 @@ from .common import SEED_HELP, app, console, print_rows
 skills_app = typer.Typer(help="The skill library: list, inspect, retire and revive skills.", no_args_is_help=True)
 app.add_typer(skills_app, name="skills")
 
-_LIBRARY_HELP = "The skill library folder (default: $HACKWRIGHT_LIBRARY or ./skills)."
-_DB_HELP = "The library's SQLite database (default: <library>/library.db)."
+_LIBRARY_HELP = ("The skill library folder (default: $HACKWRIGHT_LIBRARY, else skills.library_path of config.yaml: "
+                 "./skills).")
+_DB_HELP = ("The run database holding the skills' statistics (default: $HACKWRIGHT_MEMORY_DATABASE_PATH, else "
+            "the database the library's runs were last recorded in, else runs.db beside an evaluation's library, "
+            "else memory.database_path of config.yaml: ./data/memory.db).")
+
+
+def _choose(library: Optional[Path], db: Optional[Path]):
+    """The library folder and the database its statistics are read from (with why)."""
+    from ..skills.database import library_database
+    from .common import load_config_or_exit
+
+    cfg = load_config_or_exit()
+    root = library or Path(cfg.get("skills", "library_path"))
+    return root, library_database(root, db, given_as="--db", config=cfg)
 
 
 def _open_library(library: Optional[Path], db: Optional[Path], *, load: bool = True):
-    from ..skills.library import SkillLibrary, default_library_path
+    from ..skills.library import SkillLibrary
 
-    lib = SkillLibrary(library or default_library_path(), db_path=db)
+    root, database = _choose(library, db)
+    lib = SkillLibrary(root, db_path=database)
     if load:
         report = lib.load()
         for q in report.quarantined:
@@ -39,7 +53,18 @@ def _open_library(library: Optional[Path], db: Optional[Path], *, load: bool = T
         if report.meta_recovered_from:
             console.print(f"[yellow]unreadable meta.json moved to[/yellow] {report.meta_recovered_from}",
                           highlight=False)
+        merged = report.merged
+        if merged is not None and merged.problem:
+            console.print(f"[yellow]old database not merged:[/yellow] {merged.problem}", highlight=False,
+                          soft_wrap=True)
+        elif merged is not None and merged.moved_to is not None:
+            console.print(f"merged {merged.runs} runs from the old {merged.path} into {lib.db_path} "
+                          f"(the old file is kept as {merged.moved_to.name})", highlight=False, soft_wrap=True)
     return lib
+
+
+def _source_line(lib) -> str:
+    return f"statistics from {lib.database.describe()}"
 
 
 def _rate(st) -> str:
@@ -62,7 +87,7 @@ def skills_list(
     with _open_library(library, db) as lib:
         stats = lib.all_stats()
         skills = lib.all(include_retired=all_)
-        table = Table(title=f"Skills in {lib.root} ({len(skills)})")
+        table = Table(title=f"Skills in {lib.root} ({len(skills)})", caption=_source_line(lib))
         wide = console.width >= 110
         cols = ("category", "name", "version", "success", "value", "description") + (("triggers",) if wide else ())
         for col in cols:
@@ -101,7 +126,7 @@ def skills_show(
             console.print(f"[red]error:[/red] {e}")
             raise typer.Exit(1)
         st = lib.stats(name)
-        table = Table(title=s.signature(), show_header=False)
+        table = Table(title=s.signature(), show_header=False, caption=_source_line(lib))
         table.add_row("description", s.description or "–")
         table.add_row("category", s.category)
         table.add_row("source", f"{s.source}, version {s.version} ({len(lib.versions(name))} known)")
@@ -126,10 +151,13 @@ def skills_stats(
     library: Optional[Path] = typer.Option(None, "--library", envvar="HACKWRIGHT_LIBRARY", help=_LIBRARY_HELP),
     db: Optional[Path] = typer.Option(None, "--db", help=_DB_HELP),
 ) -> None:
-    """Every skill's record: runs, successes, value, last use."""
+    """Every skill's record in the run database: runs, successes, value, last use.
+
+    The first line names the database read and why that one (see --db)."""
     with _open_library(library, db) as lib:
         stats = lib.all_stats()
-        table = Table(title=f"Skill statistics ({lib.db_path})")
+        console.print(f"database: {lib.database.describe()}", highlight=False, soft_wrap=True)
+        table = Table(title=f"Skill statistics of {lib.root}")
         for col in ("name", "runs", "success", "value", "judged", "err/died", "last used", "state"):
             table.add_column(col, justify="left" if col in ("name", "last used", "state") else "right")
         known = {s.name: s for s in lib.all(include_retired=True)}
@@ -190,11 +218,18 @@ def skills_path(
     library: Optional[Path] = typer.Option(None, "--library", envvar="HACKWRIGHT_LIBRARY", help=_LIBRARY_HELP),
     db: Optional[Path] = typer.Option(None, "--db", help=_DB_HELP),
 ) -> None:
-    """Where the library keeps its files (prints the folder first; nothing is created)."""
+    """Where the library keeps its files and which database holds its statistics (prints
+    the folder first; nothing is created)."""
+    from ..skills.database import old_database
+
     lib = _open_library(library, db, load=False)
     print(lib.root.resolve())
     table = Table(show_header=False)
     table.add_row("database", str(lib.db_path.resolve()))
+    table.add_row("chosen by", lib.database.reason)
+    old = old_database(lib.root, lib.db_path)
+    if old is not None:
+        table.add_row("old database", f"{old.resolve()} (its runs are merged into the database at the next load)")
     table.add_row("meta", str(lib.meta_path.resolve()))
     table.add_row("built-ins", str(lib.builtin_root) if lib.builtin_root else "none")
     table.add_row("older versions", str(lib.versions_dir.resolve()))

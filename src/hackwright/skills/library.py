@@ -10,10 +10,20 @@ Where things go
     ├── meta.json                   generated: name → category, description, triggers,
     │                               parameters, version, source, created_at, updated_at,
     │                               retired, retired_reason and a stats snapshot
-    ├── library.db                  SQLite (default; ``db_path=`` moves it): skills,
-    │                               skill_executions, skill_versions
+    ├── run-database.json           the database the library's runs were last recorded in
     ├── _versions/<name>/v<N>.py    older versions of re-saved skills
     └── _quarantine/<category>__<file>  (+ ``.reason.txt``) skill files that failed to load
+
+The history (tables skills, skill_executions, skill_versions) lives in the run database,
+the SQLite file the agent loop records its episodes in (``db_path=``; without it
+:func:`hackwright.skills.database.library_database` chooses: ``HACKWRIGHT_MEMORY_DATABASE_PATH``,
+else the database named in run-database.json, else ``runs.db`` beside an evaluation's
+library, else ``memory.database_path`` of config.yaml, ``./data/memory.db``). The SQL is
+:mod:`hackwright.store.skills`. A ``library.db`` left in the folder by an older Hackwright
+(libraries kept their own database then) is merged into the run database by ``load()``
+and renamed ``library.db.merged-<time>``: merged rather than read beside it, so that one
+database answers every question (prune, should_save, the prompt and ``hackwright skills``
+read the same numbers); its runs count in the records but not in the judged runs.
 
 Built-in skills are read from ``builtin_dir()`` (the package's ``skills/builtin/<category>/<name>.py``),
 validated like the others, never moved or written; a model-written skill may not take a
@@ -27,24 +37,14 @@ and optional module constants ``CATEGORY = "combat"`` and
 ``TRIGGERS = ("monster", "low_hp")`` (events that interrupt the skill:
 :data:`TRIGGER_EVENTS`). For files the folder is the category.
 
-The value of a run (SSO: keep only skills that earn reward)
------------------------------------------------------------
-``record_execution`` scores every run with :func:`execution_value`::
-
-    value =   1    · Δscore                 (in-game score, botl)
-            + 50   · Δdepth                 (dungeon level; going up costs)
-            + 20   · Δexperience level
-            + 10   · Δ(HP / max HP)         (−10 … +10)
-            −  5   · Δhunger severity       (Hungry 1, Weak 2, Fainting 3 …; eating earns)
-            +  2   if the skill reported success (and raised no error)
-            − 100  if the run ended with an error
-            − 1000 if the hero died
-
-(:class:`ValueWeights` holds the constants.) ``prune(min_runs=5)`` retires a
-model-written skill (built-ins only with ``builtins=True``) whose mean value is ≤ 0 over at least ``min_runs`` runs of its current
-version since it was saved or last revived; retired skills stay on disk and
-in the database, are marked in meta.json, SKILL.md and the ``skills`` table,
-and are left out of ``all()`` and ``relevant()`` until ``revive``.
+Values, statistics, pruning
+---------------------------
+``record_execution`` scores every run with :func:`execution_value` (the formula is in
+:mod:`hackwright.skills.stats`). ``prune(min_runs=5)`` retires a model-written skill
+(built-ins only with ``builtins=True``) whose mean value is ≤ 0 over at least
+``min_runs`` runs of its current version since it was saved or last revived; retired
+skills stay on disk and in the database, are marked in meta.json, SKILL.md and the
+``skills`` table, and are left out of ``all()`` and ``relevant()`` until ``revive``.
 
 What the agent loop calls
 -------------------------
@@ -64,7 +64,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import dataclasses
 import json
 import logging
 import math
@@ -74,15 +73,33 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from enum import Enum
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..sandbox.errors import SkillExecutionError, SkillValidationError, Violation
 from ..sandbox.policy import SkillInfo, validate
 from ..store import connect, transaction, utc_now
+from ..store import skills as sql
 from ..store.db import corrupt_path
+from ..store.skills import MergedRuns
+from .database import LibraryDatabase, library_database, old_database, remember_database
 from .result import SkillResult
+from .stats import (
+    DEATH_REASONS,
+    DEFAULT_WEIGHTS,
+    ExecutionRecord,
+    SkillStats,
+    ValueWeights,
+    compute_deltas,
+    execution_value,
+    hunger_severity,
+    json_text,
+    jsonable,
+    number_of,
+    record_from_row,
+    snapshot,
+    stats_from_row,
+)
 
 try:  # POSIX: serialise writers of the library folder across processes
     import fcntl
@@ -212,56 +229,6 @@ class Skill:
 
 
 @dataclass
-class SkillStats:
-    """What the runs of a skill earned.
-
-    ``executions`` … ``last_used`` cover every recorded run (all versions);
-    ``recent_*`` only the runs of the current version since it was saved or
-    last revived: those are what ``prune`` and ``should_save`` judge.
-    Rates and means are 0.0 when there are no runs (check the counts).
-    """
-
-    name: str
-    executions: int = 0
-    successes: int = 0
-    success_rate: float = 0.0
-    mean_value: float = 0.0
-    total_value: float = 0.0
-    last_used: Optional[str] = None
-    errors: int = 0
-    deaths: int = 0
-    recent_executions: int = 0
-    recent_successes: int = 0
-    recent_mean_value: float = 0.0
-
-    @property
-    def recent_success_rate(self) -> float:
-        return self.recent_successes / self.recent_executions if self.recent_executions else 0.0
-
-
-@dataclass
-class ExecutionRecord:
-    """One recorded run (a ``skill_executions`` row)."""
-
-    id: int
-    name: str
-    version: Optional[int]
-    timestamp: str
-    params: dict
-    stopped_reason: str
-    success: bool
-    actions_taken: int
-    turns_elapsed: int
-    before: dict
-    after: dict
-    deltas: dict
-    value: float
-    died: bool
-    error: Optional[str] = None
-    episode_id: Optional[int] = None
-
-
-@dataclass
 class SkillVersion:
     """One version of a skill's code."""
 
@@ -301,6 +268,7 @@ class LoadReport:
     warnings: list[str] = field(default_factory=list)
     db_recovered_from: Optional[Path] = None  # a corrupt database was moved here
     meta_recovered_from: Optional[Path] = None  # an unreadable meta.json was moved here
+    merged: Optional[MergedRuns] = None  # an old <library>/library.db merged into the run database
 
     @property
     def ok(self) -> bool:
@@ -316,6 +284,8 @@ class LoadReport:
             s += f"; corrupt database moved to {self.db_recovered_from}"
         if self.meta_recovered_from:
             s += f"; unreadable meta.json moved to {self.meta_recovered_from}"
+        if self.merged is not None and self.merged.moved_to is not None:
+            s += f"; {self.merged.runs} runs merged from {self.merged.path} (kept as {self.merged.moved_to.name})"
         return s
 
 
@@ -404,149 +374,6 @@ class Situation:
         if self.engulfed:
             ev.add("engulfed")
         return ev
-
-
-# ---------------------------------------------------------------- value of a run
-@dataclass(frozen=True)
-class ValueWeights:
-    """The constants of :func:`execution_value` (see the module docstring)."""
-
-    score: float = 1.0
-    depth: float = 50.0
-    xp_level: float = 20.0
-    hp_fraction: float = 10.0
-    hunger: float = 5.0  # subtracted per step of hunger severity gained
-    success: float = 2.0
-    error: float = -100.0
-    died: float = -1000.0
-
-
-DEFAULT_WEIGHTS = ValueWeights()
-
-_DEATH_REASONS = frozenset({"died", "death", "dead", "game_over", "hero_died"})
-
-
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, Enum):
-        return _jsonable(value.value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Path):
-        return str(value)
-    if hasattr(value, "tolist"):  # numpy
-        return _jsonable(value.tolist())
-    return str(value)
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(_jsonable(value), ensure_ascii=False, sort_keys=True)
-
-
-def snapshot(state: Any) -> dict:
-    """A JSON-ready dict of a ``Stats`` (or a dict of its fields); ``{}`` for None."""
-    if state is None:
-        return {}
-    out = _jsonable(state)
-    if not isinstance(out, dict):
-        raise TypeError(f"a game state snapshot must be Stats or a dict, not {type(state).__name__}")
-    return out
-
-
-def _num(d: Mapping, *keys: str) -> Optional[float]:
-    for k in keys:
-        v = d.get(k)
-        if isinstance(v, bool):
-            continue
-        if isinstance(v, (int, float)):
-            return float(v)
-    return None
-
-
-def hunger_severity(value: Any) -> Optional[int]:
-    """0 Not Hungry/Satiated, 1 Hungry, 2 Weak, 3 Fainting, 4 Fainted, 5 Starved."""
-    from ..api.models import HungerState
-
-    if value is None:
-        return None
-    if isinstance(value, HungerState):
-        return value.severity
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return int(value)
-    text = str(value).strip().lower().replace("_", " ")
-    for h in HungerState:
-        if h.value.lower() == text or h.name.lower().replace("_", " ") == text:
-            return h.severity
-    return None
-
-
-def compute_deltas(before: Any, after: Any) -> dict:
-    """after − before of score, depth, xp_level, hp, hp_fraction, hunger (severity), turns, gold;
-    a key is left out when either side lacks it."""
-    b, a = snapshot(before), snapshot(after)
-    out: dict[str, float] = {}
-    pairs = {
-        "score": ("score",),
-        "depth": ("dungeon_level", "depth", "dlvl"),
-        "xp_level": ("xp_level", "experience_level", "xl"),
-        "hp": ("hp",),
-        "turns": ("turn", "turns"),
-        "gold": ("gold",),
-    }
-    for key, names in pairs.items():
-        x, y = _num(b, *names), _num(a, *names)
-        if x is not None and y is not None:
-            d = y - x
-            out[key] = int(d) if d == int(d) else d
-    fb, fa = _hp_fraction(b), _hp_fraction(a)
-    if fb is not None and fa is not None:
-        out["hp_fraction"] = round(fa - fb, 4)
-    hb, ha = hunger_severity(b.get("hunger")), hunger_severity(a.get("hunger"))
-    if hb is not None and ha is not None:
-        out["hunger"] = ha - hb
-    return out
-
-
-def _hp_fraction(d: Mapping) -> Optional[float]:
-    hp, mx = _num(d, "hp"), _num(d, "max_hp")
-    if hp is None or not mx or mx <= 0:
-        return None
-    return max(0.0, min(1.0, hp / mx))
-
-
-def execution_value(
-    deltas: Mapping[str, float],
-    *,
-    success: bool,
-    error: bool = False,
-    died: bool = False,
-    weights: ValueWeights = DEFAULT_WEIGHTS,
-) -> float:
-    """The scalar value of one run (formula in the module docstring)."""
-    w = weights
-    v = (
-        w.score * deltas.get("score", 0)
-        + w.depth * deltas.get("depth", 0)
-        + w.xp_level * deltas.get("xp_level", 0)
-        + w.hp_fraction * deltas.get("hp_fraction", 0)
-        - w.hunger * deltas.get("hunger", 0)
-    )
-    if success and not error:
-        v += w.success
-    if error:
-        v += w.error
-    if died:
-        v += w.died
-    return round(float(v), 4)
 
 
 # ---------------------------------------------------------------- parsing skill files
@@ -866,9 +693,13 @@ class SkillLibrary:
     """The skills the agent can run: built-ins plus the model's own, with their history.
 
     ``root``: the library folder (created when missing). ``db_path``: the SQLite
-    database (default ``root/library.db``). ``builtin_root``: the built-in
-    skills (default :func:`builtin_dir`; ``None`` or a missing folder: none).
-    Nothing is read until the first call that needs it (``load()`` runs then).
+    database of the skills' history, the run database the agent records episodes in
+    (a path, or a :class:`~hackwright.skills.database.LibraryDatabase`; default: chosen
+    by :func:`~hackwright.skills.database.library_database`, ``./data/memory.db``
+    unless something says otherwise; ``self.database`` says which and why).
+    ``builtin_root``: the built-in skills (default :func:`builtin_dir`; ``None`` or a
+    missing folder: none). Nothing is read until the first call that needs it
+    (``load()`` runs then).
     """
 
     META = "meta.json"
@@ -879,13 +710,15 @@ class SkillLibrary:
     def __init__(
         self,
         root: Union[str, os.PathLike],
-        db_path: Union[str, os.PathLike, None] = None,
+        db_path: Union[str, os.PathLike, LibraryDatabase, None] = None,
         builtin_root: Union[str, os.PathLike, None] = _PACKAGE_BUILTINS,
         *,
         weights: ValueWeights = DEFAULT_WEIGHTS,
     ):
         self.root = Path(root)
-        self.db_path = Path(db_path) if db_path is not None else self.root / "library.db"
+        self.database: LibraryDatabase = (db_path if isinstance(db_path, LibraryDatabase)
+                                          else library_database(self.root, db_path, given_as="db_path"))
+        self.db_path = self.database.path
         if builtin_root is _PACKAGE_BUILTINS:
             builtin_root = builtin_dir()
         self.builtin_root: Optional[Path] = Path(builtin_root) if builtin_root is not None else None
@@ -899,6 +732,7 @@ class SkillLibrary:
         self._rlock = threading.RLock()
         self._lock_depth = 0
         self._lock_file = None
+        self._remembered = False  # run-database.json names db_path (checked once per instance)
 
     # ------------------------------------------------------------ plumbing
     def builtin_dir(self) -> Optional[Path]:
@@ -1007,7 +841,7 @@ class SkillLibrary:
         return _scan(self.builtin_root)
 
     def _max_execution_id(self) -> int:
-        return int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM skill_executions").fetchone()[0])
+        return sql.max_execution_id(self.db)
 
     # ------------------------------------------------------------ load
     def load(self) -> LoadReport:
@@ -1022,7 +856,7 @@ class SkillLibrary:
             if self.db_recovered_from:
                 report.warnings.append(f"the database was corrupt; moved to {self.db_recovered_from}")
             meta = self._read_meta(report)
-            rows = {r["name"]: r for r in conn.execute("SELECT * FROM skills")}
+            rows = sql.skill_rows(conn)
             now = utc_now()
             skills: dict[str, Skill] = {}
             sync: list[tuple[Skill, Optional[Any]]] = []
@@ -1087,8 +921,7 @@ class SkillLibrary:
                 except _Invalid as e:
                     self._quarantine(path, category, e.reason, report)
                     if name in rows and not rows[name]["retired"]:
-                        conn.execute("UPDATE skills SET retired = 1, retired_reason = ?, retired_at = ? WHERE name = ?",
-                                     (f"quarantined: {_first_line(e.reason)}", now, name))
+                        sql.mark_retired(conn, name, f"quarantined: {_first_line(e.reason)}", now, touch=False)
                     continue
                 if m and m.get("source") != "model":
                     m = None
@@ -1123,6 +956,9 @@ class SkillLibrary:
             with transaction(conn):
                 for skill, row in sync:
                     self._sync_row(skill, row, now)
+            old = old_database(self.root, self.db_path)
+            if old is not None:
+                report.merged = self._merge_old_database(old, report)
             self._skills = skills
             self._others = {}
             self._loaded = True
@@ -1133,6 +969,17 @@ class SkillLibrary:
             log.warning("skill file %s quarantined to %s: %s", q.path, q.moved_to, _first_line(q.reason))
         self.last_report = report
         return report
+
+    def _merge_old_database(self, old: Path, report: LoadReport) -> MergedRuns:
+        """Fold an old ``<root>/library.db`` into the run database (see the module docstring)."""
+        merged = sql.merge_old_library_db(self.db, old)
+        if merged.problem:
+            report.warnings.append(merged.problem)
+            log.warning("%s", merged.problem)
+        else:
+            log.info("merged %d runs of %d skills from %s into %s; the old file is now %s", merged.runs,
+                     len(merged.skills), old, self.db_path, merged.moved_to)
+        return merged
 
     @staticmethod
     def _known_triggers(name: str, triggers: Any, report: LoadReport) -> tuple[str, ...]:
@@ -1149,38 +996,24 @@ class SkillLibrary:
         conn = self.db
         if row is not None and row["code"] is not None and row["code"] != skill.code:
             old_version = int(row["version"])
-            conn.execute(
-                "INSERT OR IGNORE INTO skill_versions (name, version, code, created_at, description, category, source) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (skill.name, old_version, row["code"], row["updated_at"], row["description"], row["category"], row["source"]),
-            )
+            sql.keep_version(conn, skill.name, old_version, row["code"], created_at=row["updated_at"],
+                             description=row["description"], category=row["category"], source=row["source"])
             self._keep_old_file(skill.name, old_version, row["code"])
             skill.version = max(skill.version, old_version + 1)
             skill.updated_at = now
             window = self._max_execution_id()
         else:
             window = int(row["window_start"]) if row is not None else 0
-        conn.execute(
-            "INSERT OR IGNORE INTO skill_versions (name, version, code, created_at, description, category, source) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (skill.name, skill.version, skill.code, skill.updated_at, skill.description, skill.category, skill.source),
-        )
+        sql.keep_version(conn, skill.name, skill.version, skill.code, created_at=skill.updated_at,
+                         description=skill.description, category=skill.category, source=skill.source)
         self._upsert(skill, window_start=window)
 
     def _upsert(self, skill: Skill, *, window_start: Optional[int] = None) -> None:
-        self.db.execute(
-            """INSERT INTO skills (name, code, description, category, created_at, updated_at, version, source,
-                                   triggers, parameters, retired, retired_reason, window_start)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, 0))
-               ON CONFLICT(name) DO UPDATE SET
-                   code = excluded.code, description = excluded.description, category = excluded.category,
-                   updated_at = excluded.updated_at, version = excluded.version, source = excluded.source,
-                   triggers = excluded.triggers, parameters = excluded.parameters, retired = excluded.retired,
-                   retired_reason = excluded.retired_reason,
-                   window_start = COALESCE(?, skills.window_start)""",
-            (skill.name, skill.code, skill.description, skill.category, skill.created_at, skill.updated_at,
-             skill.version, skill.source, json.dumps(list(skill.triggers)), json.dumps([p.to_dict() for p in skill.parameters]),
-             int(skill.retired), skill.retired_reason, window_start, window_start),
+        sql.upsert_skill(
+            self.db, name=skill.name, code=skill.code, description=skill.description, category=skill.category,
+            created_at=skill.created_at, updated_at=skill.updated_at, version=skill.version, source=skill.source,
+            triggers=skill.triggers, parameters=[p.to_dict() for p in skill.parameters], retired=skill.retired,
+            retired_reason=skill.retired_reason, window_start=window_start,
         )
 
     def _keep_old_file(self, name: str, version: int, code: str) -> Path:
@@ -1240,7 +1073,7 @@ class SkillLibrary:
         """Every known version of ``name``, oldest first (the last is the current one)."""
         self._ensure_loaded()
         out: dict[int, SkillVersion] = {}
-        for r in self.db.execute("SELECT * FROM skill_versions WHERE name = ? ORDER BY version", (name,)):
+        for r in sql.version_rows(self.db, name):
             p = self.versions_dir / name / f"v{r['version']}.py"
             out[int(r["version"])] = SkillVersion(
                 name=name, version=int(r["version"]), code=r["code"], created_at=r["created_at"],
@@ -1323,7 +1156,7 @@ class SkillLibrary:
             now = utc_now()
             meta = self._read_meta()
             m = meta.get(name) if (meta.get(name) or {}).get("source", "model") == "model" else None
-            row = conn.execute("SELECT * FROM skills WHERE name = ?", (name,)).fetchone()
+            row = sql.skill_row(conn, name)
             old_path: Optional[Path] = None
             old_code: Optional[str] = None
             old_version = 0
@@ -1365,25 +1198,17 @@ class SkillLibrary:
                 old_path.unlink()
             with transaction(conn):
                 if old_code is not None and not same_code:
-                    conn.execute(
-                        "INSERT OR IGNORE INTO skill_versions (name, version, code, created_at, description, category, source) "
-                        "VALUES (?, ?, ?, ?, ?, ?, 'model')",
-                        (name, old_version, old_code, (row["updated_at"] if row is not None else None),
-                         (row["description"] if row is not None else None),
-                         (row["category"] if row is not None else (m or {}).get("category"))),
-                    )
-                conn.execute(
-                    "INSERT OR REPLACE INTO skill_versions (name, version, code, created_at, description, category, source) "
-                    "VALUES (?, ?, ?, ?, ?, ?, 'model')",
-                    (name, version, code, now, desc, category),
-                )
+                    sql.keep_version(conn, name, old_version, old_code,
+                                     created_at=row["updated_at"] if row is not None else None,
+                                     description=row["description"] if row is not None else None,
+                                     category=row["category"] if row is not None else (m or {}).get("category"),
+                                     source="model")
+                sql.keep_version(conn, name, version, code, created_at=now, description=desc, category=category,
+                                 source="model", replace=True)
                 window = None if same_code else (0 if old_code is None else self._max_execution_id())
                 self._upsert(skill, window_start=window)
                 if version == 1 and old_code is None:
-                    # runs recorded before the first save (the draft that earned it) count for version 1
-                    conn.execute("UPDATE skill_executions SET version = 1 WHERE skill_name = ? AND version IS NULL",
-                                 (name,))
-                    self._recount(name)
+                    sql.claim_draft_runs(conn, name)
             old_category = existing.category if existing is not None else (m or {}).get("category")
             self._skills[name] = skill
             self._merge_meta_and_write(meta)
@@ -1424,18 +1249,6 @@ class SkillLibrary:
             retired_reason=e.get("retired_reason"), created_at=e.get("created_at"), updated_at=e.get("updated_at"),
         )
 
-    def _recount(self, name: str) -> None:
-        self.db.execute(
-            """UPDATE skills SET
-                   execution_count = (SELECT COUNT(*) FROM skill_executions WHERE skill_name = :n),
-                   success_count = (SELECT COALESCE(SUM(success), 0) FROM skill_executions WHERE skill_name = :n),
-                   value_sum = (SELECT COALESCE(SUM(value), 0) FROM skill_executions WHERE skill_name = :n),
-                   value = (SELECT AVG(value) FROM skill_executions WHERE skill_name = :n),
-                   last_used = (SELECT MAX(timestamp) FROM skill_executions WHERE skill_name = :n)
-               WHERE name = :n""",
-            {"n": name},
-        )
-
     # ------------------------------------------------------------ executions
     def record_execution(
         self,
@@ -1454,7 +1267,10 @@ class SkillLibrary:
         ``before`` / ``after`` are the hero's ``Stats`` (or dicts of them) around
         the run. ``result`` may be None when the run failed with ``error``.
         ``died`` defaults to: ``after.hp <= 0`` or a stopped reason such as
-        "died"/"game_over". Safe to call from several processes at once.
+        "died"/"game_over". Safe to call from several processes at once. The
+        first run recorded by a library object also names its database in
+        ``<root>/run-database.json``, which is how ``hackwright skills`` and a
+        ``SkillLibrary`` made without ``db_path`` find these runs.
         """
         if result is None:
             res = SkillResult(stopped_reason="error" if error is not None else "no_result", success=False)
@@ -1464,37 +1280,22 @@ class SkillLibrary:
         b, a = snapshot(before), snapshot(after)
         deltas = compute_deltas(b, a)
         if died is None:
-            hp = _num(a, "hp")
-            died = (hp is not None and hp <= 0 and _num(a, "max_hp") not in (None, 0.0)) or \
-                str(res.stopped_reason).strip().lower() in _DEATH_REASONS
+            hp = number_of(a, "hp")
+            died = (hp is not None and hp <= 0 and number_of(a, "max_hp") not in (None, 0.0)) or \
+                str(res.stopped_reason).strip().lower() in DEATH_REASONS
         value = execution_value(deltas, success=bool(res.success), error=err is not None, died=bool(died),
                                 weights=self.weights)
         ts = utc_now()
         p = dict(params or {})
-        conn = self.db
-        with transaction(conn):
-            row = conn.execute("SELECT version FROM skills WHERE name = ?", (name,)).fetchone()
-            version = int(row["version"]) if row is not None else None
-            cur = conn.execute(
-                """INSERT INTO skill_executions (timestamp, skill_name, params, stopped_reason, success,
-                       actions_taken, turns_elapsed, game_state_before, game_state_after,
-                       episode_id, version, error, deltas, value, died, data)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (ts, name, _dumps(p), str(res.stopped_reason), int(bool(res.success)), int(res.actions_taken or 0),
-                 int(res.turns_elapsed or 0), _dumps(b), _dumps(a), episode_id, version, err, _dumps(deltas),
-                 value, int(bool(died)), _dumps(res.data or {})),
-            )
-            rid = int(cur.lastrowid)
-            if row is not None:
-                conn.execute(
-                    """UPDATE skills SET execution_count = execution_count + 1,
-                           success_count = success_count + ?, value_sum = value_sum + ?,
-                           value = (value_sum + ?) / (execution_count + 1), last_used = ?
-                       WHERE name = ?""",
-                    (int(bool(res.success)), value, value, ts, name),
-                )
+        rid, version = sql.insert_execution(
+            self.db, name, timestamp=ts, params=json_text(p), stopped_reason=str(res.stopped_reason),
+            success=bool(res.success), actions_taken=int(res.actions_taken or 0),
+            turns_elapsed=int(res.turns_elapsed or 0), before=json_text(b), after=json_text(a), episode_id=episode_id,
+            error=err, deltas=json_text(deltas), value=value, died=bool(died), data=json_text(res.data or {}),
+        )
+        self._remember_database()
         return ExecutionRecord(
-            id=rid, name=name, version=version, timestamp=ts, params=_jsonable(p), stopped_reason=str(res.stopped_reason),
+            id=rid, name=name, version=version, timestamp=ts, params=jsonable(p), stopped_reason=str(res.stopped_reason),
             success=bool(res.success), actions_taken=int(res.actions_taken or 0),
             turns_elapsed=int(res.turns_elapsed or 0), before=b, after=a, deltas=deltas, value=value,
             died=bool(died), error=err, episode_id=episode_id,
@@ -1502,52 +1303,25 @@ class SkillLibrary:
 
     def executions(self, name: Optional[str] = None, *, limit: int = 50) -> list[ExecutionRecord]:
         """The latest recorded runs (of ``name``, or of every skill), newest first."""
-        q = "SELECT * FROM skill_executions"
-        args: tuple = ()
-        if name is not None:
-            q += " WHERE skill_name = ?"
-            args = (name,)
-        q += " ORDER BY id DESC LIMIT ?"
-        out = []
-        for r in self.db.execute(q, args + (int(limit),)):
-            out.append(ExecutionRecord(
-                id=r["id"], name=r["skill_name"], version=r["version"], timestamp=r["timestamp"],
-                params=json.loads(r["params"] or "{}"), stopped_reason=r["stopped_reason"],
-                success=bool(r["success"]), actions_taken=r["actions_taken"] or 0,
-                turns_elapsed=r["turns_elapsed"] or 0, before=json.loads(r["game_state_before"] or "{}"),
-                after=json.loads(r["game_state_after"] or "{}"), deltas=json.loads(r["deltas"] or "{}"),
-                value=float(r["value"] or 0.0), died=bool(r["died"]), error=r["error"], episode_id=r["episode_id"],
-            ))
-        return out
+        return [record_from_row(r) for r in sql.execution_rows(self.db, name, limit=limit)]
 
-    _STATS_SQL = """
-        SELECT e.skill_name AS name, COUNT(*) AS n, COALESCE(SUM(e.success), 0) AS s,
-               COALESCE(SUM(e.value), 0) AS v, MAX(e.timestamp) AS last,
-               SUM(CASE WHEN e.error IS NOT NULL THEN 1 ELSE 0 END) AS errors, COALESCE(SUM(e.died), 0) AS deaths,
-               SUM(CASE WHEN e.id > COALESCE(k.window_start, 0) THEN 1 ELSE 0 END) AS rn,
-               SUM(CASE WHEN e.id > COALESCE(k.window_start, 0) THEN e.success ELSE 0 END) AS rs,
-               SUM(CASE WHEN e.id > COALESCE(k.window_start, 0) THEN e.value ELSE 0 END) AS rv
-        FROM skill_executions e LEFT JOIN skills k ON k.name = e.skill_name
-    """
-
-    @staticmethod
-    def _stats_row(r: Any) -> SkillStats:
-        n, rn = int(r["n"]), int(r["rn"] or 0)
-        return SkillStats(
-            name=r["name"], executions=n, successes=int(r["s"]), success_rate=int(r["s"]) / n if n else 0.0,
-            mean_value=float(r["v"]) / n if n else 0.0, total_value=float(r["v"]), last_used=r["last"],
-            errors=int(r["errors"] or 0), deaths=int(r["deaths"] or 0), recent_executions=rn,
-            recent_successes=int(r["rs"] or 0), recent_mean_value=float(r["rv"] or 0.0) / rn if rn else 0.0,
-        )
+    def _remember_database(self) -> None:
+        if self._remembered:
+            return
+        self._remembered = True
+        try:
+            remember_database(self.root, self.db_path)
+        except OSError as e:  # a read-only library folder: the runs are recorded all the same
+            log.warning("could not write %s: %s", self.root / "run-database.json", e)
 
     def stats(self, name: str) -> SkillStats:
         """What ``name``'s runs earned (zeros when it never ran)."""
-        r = self.db.execute(self._STATS_SQL + " WHERE e.skill_name = ? GROUP BY e.skill_name", (name,)).fetchone()
-        return self._stats_row(r) if r is not None else SkillStats(name=name)
+        rows = sql.stats_rows(self.db, name)
+        return stats_from_row(rows[0]) if rows else SkillStats(name=name)
 
     def all_stats(self) -> dict[str, SkillStats]:
         """Stats of every skill name that has runs."""
-        return {r["name"]: self._stats_row(r) for r in self.db.execute(self._STATS_SQL + " GROUP BY e.skill_name")}
+        return {r["name"]: stats_from_row(r) for r in sql.stats_rows(self.db)}
 
     # ------------------------------------------------------------ judging
     def should_save(
@@ -1600,15 +1374,10 @@ class SkillLibrary:
             skill.retired = retired
             skill.retired_reason = reason if retired else None
             skill.updated_at = now
-            conn = self.db
-            with transaction(conn):
-                if retired:
-                    conn.execute("UPDATE skills SET retired = 1, retired_reason = ?, retired_at = ?, updated_at = ? "
-                                 "WHERE name = ?", (reason, now, now, name))
-                else:
-                    conn.execute("UPDATE skills SET retired = 0, retired_reason = NULL, retired_at = NULL, "
-                                 "updated_at = ?, window_start = (SELECT COALESCE(MAX(id), 0) FROM skill_executions) "
-                                 "WHERE name = ?", (now, name))
+            if retired:
+                sql.mark_retired(self.db, name, reason, now)
+            else:
+                sql.mark_revived(self.db, name, now)
             self._merge_meta_and_write(self._read_meta())
             if docs:
                 self._write_docs(categories={skill.category})
@@ -1747,7 +1516,8 @@ def render_skill_md(category: str, skills: list[Skill], stats: Mapping[str, Skil
 __all__ = [
     "CATEGORIES", "CATEGORY_DESCRIPTIONS", "TRIGGER_EVENTS", "MIN_RUNS_TO_JUDGE",
     "SkillLibrary", "Skill", "SkillParam", "SkillStats", "SkillVersion", "ExecutionRecord", "LoadReport", "QuarantinedFile",
-    "InvalidBuiltin", "Situation", "ValueWeights", "DEFAULT_WEIGHTS",
+    "InvalidBuiltin", "Situation", "ValueWeights", "DEFAULT_WEIGHTS", "LibraryDatabase", "MergedRuns",
+    "library_database",
     "SkillLibraryError", "SkillNotFoundError", "BuiltinConflictError",
     "builtin_dir", "default_library_path", "execution_value", "compute_deltas", "snapshot", "hunger_severity",
     "normalize_triggers", "normalize_category", "parameters_of", "relevance", "category_fit", "render_skill_md",

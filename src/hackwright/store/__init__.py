@@ -1,7 +1,8 @@
 """Persistence: the SQLite store shared by the skill library and the agent loop (spec §8.3).
 
 See :mod:`hackwright.store.db` for the connection rules (WAL, busy timeout,
-migrations, corrupt files).
+migrations, corrupt files) and :mod:`hackwright.store.skills` for the skill library's
+queries (its runs and statistics live in the run database too).
 """
 
 from .db import (
