@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    from ..config import Config
 
 app = typer.Typer(
     help="Hackwright: a language model plays NetHack by writing its own Python skills.",
@@ -20,6 +25,9 @@ if not console.is_terminal and "COLUMNS" not in os.environ:
     # Piped to a file or another program: tables keep their columns instead of being
     # squeezed into rich's 80-column default.
     console = Console(width=160)
+
+# Errors go to stderr, so that `--json` output on stdout stays clean.
+err_console = Console(stderr=True)
 
 SEED_HELP = "Game seed S = seed(core=S, disp=S, reseed=False) with a fixed moon phase; same S, same game."
 
@@ -45,3 +53,26 @@ def print_rows(title: str, rows: list[tuple[str, str]]) -> None:
     for k, v in rows:
         table.add_row(k, v)
     console.print(table)
+
+
+def load_config_or_exit(path: Optional[str] = None) -> "Config":
+    """The configuration (defaults < config.yaml or ``path`` < HACKWRIGHT_* variables).
+
+    A bad setting ends the command with one line, ``error: …`` naming the file or
+    variable, the key and what is valid, on stderr, and exit code 2."""
+    from ..config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        # soft_wrap: the message stays on one line however narrow the terminal
+        err_console.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
+        raise typer.Exit(2)
+
+
+def fail(message: object, code: int = 2) -> "typer.Exit":
+    """Print ``error: message`` as one line on stderr and return the Exit to raise
+    (``raise fail(e)``): no markup is read from the message, no traceback is shown."""
+    err_console.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True,
+                      highlight=False)
+    return typer.Exit(code)
