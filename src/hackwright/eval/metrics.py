@@ -61,6 +61,34 @@ def _opt_str(v: Any) -> Optional[str]:
     return None if v is None or v == "" else str(v)
 
 
+@dataclass(frozen=True)
+class EpisodeCaps:
+    """The limits an episode ran under (``hackwright eval --max-turns/--max-steps``).
+
+    ``None`` means no cap of that kind. Episodes written before the caps were recorded have
+    no :class:`EpisodeCaps` at all (``EpisodeRecord.caps`` is None).
+    """
+
+    max_turns: Optional[int] = None
+    max_steps: Optional[int] = None
+
+    def describe(self) -> str:
+        """"max turns 300, max steps 2000" (or "no turn cap" / "no step cap")."""
+        turns = "no turn cap" if self.max_turns is None else f"max turns {self.max_turns}"
+        steps = "no step cap" if self.max_steps is None else f"max steps {self.max_steps}"
+        return f"{turns}, {steps}"
+
+
+def _caps(d: Mapping[str, Any]) -> Optional[EpisodeCaps]:
+    if "max_turns" not in d and "max_steps" not in d:
+        return None  # not recorded: an episode from before eval wrote its caps
+
+    def cap(v: Any) -> Optional[int]:
+        return None if v is None or v == "" else _int(v)
+
+    return EpisodeCaps(max_turns=cap(d.get("max_turns")), max_steps=cap(d.get("max_steps")))
+
+
 @dataclass
 class EpisodeRecord:
     """One finished episode, as the evaluation sees it (a tolerant copy of ``EpisodeSummary``)."""
@@ -86,11 +114,14 @@ class EpisodeRecord:
     cost_usd: float = 0.0
     skills_used: dict[str, int] = field(default_factory=dict)
     skills_created: list[str] = field(default_factory=list)
-    fallback_steps: int = 0
+    fallback_steps: int = 0  # decisions another strategist (the autopilot) made in this one's place
+    loop_break_steps: int = 0  # of those, the ones that broke a loop of repeated decisions
     wall_s: float = 0.0
     ttyrec: Optional[str] = None
     goal_reached: Optional[bool] = None
     timeline: list[TimelinePoint] = field(default_factory=list)
+    record_dir: Optional[str] = None  # the episode's record folder (frames for replays), as eval wrote it
+    caps: Optional[EpisodeCaps] = None  # None: the caps were not recorded
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], agent: Optional[str] = None) -> "EpisodeRecord":
@@ -143,10 +174,13 @@ class EpisodeRecord:
             skills_used=used,
             skills_created=created,
             fallback_steps=_int(d.get("fallback_steps")),
+            loop_break_steps=_int(d.get("loop_break_steps")),
             wall_s=_float(d.get("wall_s")),
             ttyrec=_opt_str(d.get("ttyrec")),
             goal_reached=None if goal is None else bool(goal),
             timeline=timeline,
+            record_dir=_opt_str(d.get("record_dir")),
+            caps=_caps(d),
         )
 
     @classmethod
@@ -333,6 +367,8 @@ class AgentMetrics:
     model_calls_per_1000_turns: float
     model_calls_per_1000_turns_median: float
     fallback_share: float
+    fallback_steps: int
+    loop_break_steps: int
     input_tokens: int
     output_tokens: int
     cost_usd: float
@@ -370,8 +406,11 @@ def summarize(episodes: Sequence[EpisodeRecord], agent: Optional[str] = None) ->
     * ``novel_skills_per_episode``: mean number of distinct skills each episode saved to the
       library.
     * Rates per 1,000 turns: pooled (1000 × Σ count / Σ turns) and the median of per-episode
-      rates (episodes with zero turns left out). ``fallback_share``: autopilot fallback steps
-      over decisions.
+      rates (episodes with zero turns left out).
+    * ``fallback_steps``: decisions another strategist made in place of the one evaluated (the
+      autopilot standing in for a model that gave no usable decision, or breaking a loop);
+      ``loop_break_steps``: those that broke a loop (0 where episodes do not record them);
+      ``fallback_share``: fallback steps over all decisions.
     """
     eps = list(episodes)
     n = len(eps)
@@ -408,6 +447,8 @@ def summarize(episodes: Sequence[EpisodeRecord], agent: Optional[str] = None) ->
         model_calls_per_1000_turns=_per_1000((e.model_calls for e in eps), (e.turns for e in eps)),
         model_calls_per_1000_turns_median=_median_per_1000((e.model_calls, e.turns) for e in eps),
         fallback_share=_rate(sum(e.fallback_steps for e in eps), decisions),
+        fallback_steps=sum(e.fallback_steps for e in eps),
+        loop_break_steps=sum(e.loop_break_steps for e in eps),
         input_tokens=sum(e.input_tokens for e in eps),
         output_tokens=sum(e.output_tokens for e in eps),
         cost_usd=cost,

@@ -8,8 +8,6 @@ with their sources.
 
 from __future__ import annotations
 
-import base64
-import html
 import io
 import math
 from dataclasses import dataclass, field
@@ -28,6 +26,11 @@ from hackwright.eval.metrics import (
     skill_stats,
     turn_grid,
 )
+from hackwright.eval.pages import Section, html_page, markdown_page
+from hackwright.eval.replay_links import ReplayLinks, replay_links
+from hackwright.eval.tables import Cell, Link, Table, fallback_cell, format_summary_table, num, pct
+
+__all__ = ["PLOT_NAMES", "ReportPaths", "format_summary_table", "write_report"]
 
 PathLike = Union[str, Path]
 DbPaths = Union[PathLike, Mapping[str, PathLike], None]
@@ -50,104 +53,42 @@ class ReportPaths:
 
 
 # ---------------------------------------------------------------- formatting helpers
-def _num(x: Optional[float], digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    return f"{x:,.{digits}f}"
-
-
-def _pct(x: Optional[float], digits: int = 0) -> str:
-    """A 0..1 share as a percentage."""
-    if x is None or math.isnan(x):
-        return "—"
-    return f"{100 * x:.{digits}f}%"
-
-
 def _per_1000(pooled: float, median: float) -> str:
-    return f"{_num(pooled)} / {_num(median)}"
-
-
-@dataclass
-class _Table:
-    """A table rendered both as Markdown and as HTML."""
-
-    headers: list[str]
-    rows: list[list[str]]
-    row_classes: list[str] = field(default_factory=list)
-    name: str = ""  # the HTML id
-
-    def markdown(self) -> str:
-        def cell(s: str) -> str:
-            return s.replace("|", "\\|").replace("\n", " ")
-
-        out = ["| " + " | ".join(cell(h) for h in self.headers) + " |",
-               "|" + "|".join("---" for _ in self.headers) + "|"]
-        out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in self.rows]
-        return "\n".join(out)
-
-    def html(self) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.headers)
-        body = []
-        for i, r in enumerate(self.rows):
-            cls = self.row_classes[i] if i < len(self.row_classes) else ""
-            attr = f' class="{cls}"' if cls else ""
-            body.append(f"<tr{attr}>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>")
-        ident = f' id="{html.escape(self.name)}"' if self.name else ""
-        return f"<table{ident}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n</table>"
-
-
-# ---------------------------------------------------------------- the terminal table
-def format_summary_table(metrics_by_agent: Mapping[str, AgentMetrics]) -> str:
-    """A plain-text table of the headline metrics, one row per agent, for the terminal."""
-    headers = ["agent", "n", "progress %", "score", "med score", "depth", "med depth", "XL",
-               "survive", "died", "reuse %", "dec/1kT", "calls/1kT", "errors", "cost $"]
-    rows = []
-    for name, m in metrics_by_agent.items():
-        rows.append([name, str(m.n), m.progression_pct.fmt(2), m.score.fmt(0), _num(m.score.median, 0),
-                     m.depth.fmt(1), _num(m.depth.median, 1), m.xp_level.fmt(1), _pct(m.survival_rate),
-                     _pct(m.death_rate), _num(m.skill_reuse_pct, 0), _num(m.decisions_per_1000_turns),
-                     _num(m.model_calls_per_1000_turns), str(m.harness_errors), _num(m.cost_usd, 2)])
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-
-    out = [line(headers), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
-    return "\n".join(out)
+    return f"{num(pooled)} / {num(median)}"
 
 
 # ---------------------------------------------------------------- tables
-def _outcome_table(metrics: Mapping[str, AgentMetrics]) -> _Table:
-    rows = [[name, str(m.n), m.progression_pct.fmt(2), m.score.fmt(0), _num(m.score.median, 0),
-             m.depth.fmt(2), _num(m.depth.median, 1), m.xp_level.fmt(2), _num(m.xp_level.median, 1),
-             f"{_num(m.turns.mean, 0)} / {_num(m.turns.median, 0)}", _pct(m.survival_rate),
-             _pct(m.death_rate), "—" if m.goal_rate is None else _pct(m.goal_rate)]
+def _outcome_table(metrics: Mapping[str, AgentMetrics]) -> Table:
+    rows = [[name, str(m.n), m.progression_pct.fmt(2), m.score.fmt(0), num(m.score.median, 0),
+             m.depth.fmt(2), num(m.depth.median, 1), m.xp_level.fmt(2), num(m.xp_level.median, 1),
+             f"{num(m.turns.mean, 0)} / {num(m.turns.median, 0)}", pct(m.survival_rate),
+             pct(m.death_rate), "—" if m.goal_rate is None else pct(m.goal_rate)]
             for name, m in metrics.items()]
-    return _Table(["Agent", "n", "Progression % (± SE)", "Score (± SE)", "Median score", "Max depth (± SE)",
+    return Table(["Agent", "n", "Progression % (± SE)", "Score (± SE)", "Median score", "Max depth (± SE)",
                    "Median depth", "Max XL (± SE)", "Median XL", "Turns mean / median",
                    f"Survival (> {SURVIVAL_TURNS:,} turns)", "Died", "Goal reached"], rows, name="outcomes")
 
 
-def _behaviour_table(metrics: Mapping[str, AgentMetrics]) -> _Table:
-    rows = [[name, _num(m.skill_reuse_pct, 1), f"{m.reused_skill_runs} / {m.skill_runs}",
-             _num(m.novel_skills_per_episode, 2),
+def _behaviour_table(metrics: Mapping[str, AgentMetrics]) -> Table:
+    rows = [[name, num(m.skill_reuse_pct, 1), f"{m.reused_skill_runs} / {m.skill_runs}",
+             num(m.novel_skills_per_episode, 2),
              _per_1000(m.decisions_per_1000_turns, m.decisions_per_1000_turns_median),
              _per_1000(m.model_calls_per_1000_turns, m.model_calls_per_1000_turns_median),
-             _pct(m.fallback_share, 1), str(m.harness_errors),
-             f"{m.input_tokens:,} / {m.output_tokens:,}", _num(m.cost_usd, 4), _num(m.cost_usd_per_episode, 4),
-             _num(m.wall_s / 60, 1)]
+             fallback_cell(m), f"{m.loop_break_steps:,}", str(m.harness_errors),
+             f"{m.input_tokens:,} / {m.output_tokens:,}", num(m.cost_usd, 4), num(m.cost_usd_per_episode, 4),
+             num(m.wall_s / 60, 1)]
             for name, m in metrics.items()]
-    return _Table(["Agent", "Skill reuse %", "Reused / all skill runs", "Novel skills / episode",
+    return Table(["Agent", "Skill reuse %", "Reused / all skill runs", "Novel skills / episode",
                    "Decisions / 1k turns (pooled / median)", "Model calls / 1k turns (pooled / median)",
-                   "Fallback steps", "Harness errors", "Tokens in / out", "Cost $ (total)", "Cost $ / episode",
-                   "Wall minutes"], rows, name="behaviour")
+                   "Fallback decisions (% of decisions)", "Of which loop breaks", "Harness errors", "Tokens in / out",
+                   "Cost $ (total)", "Cost $ / episode", "Wall minutes"], rows, name="behaviour")
 
 
 def _matches(agent: str, counterpart: Optional[str]) -> bool:
     return bool(counterpart) and counterpart.lower() in agent.lower()
 
 
-def _anchor_table(metrics: Mapping[str, AgentMetrics], refs: dict[str, int]) -> _Table:
+def _anchor_table(metrics: Mapping[str, AgentMetrics], refs: dict[str, int]) -> Table:
     """Measured rows, each followed by the published rows of its counterpart (matched by name:
     an agent called "netplay-style" gets the NetPlay rows); unmatched anchors come last."""
 
@@ -166,7 +107,7 @@ def _anchor_table(metrics: Mapping[str, AgentMetrics], refs: dict[str, int]) -> 
 
     for name, m in metrics.items():
         rows.append([name, "measured (this run, ± SE)", str(m.n), m.progression_pct.fmt(2), m.score.fmt(0),
-                     m.depth.fmt(2), m.xp_level.fmt(2), _num(m.turns.mean, 0), ""])
+                     m.depth.fmt(2), m.xp_level.fmt(2), num(m.turns.mean, 0), ""])
         classes.append("measured")
         for a in published.ANCHORS:
             if a.key not in placed and _matches(name, a.counterpart):
@@ -174,7 +115,7 @@ def _anchor_table(metrics: Mapping[str, AgentMetrics], refs: dict[str, int]) -> 
     for a in published.ANCHORS:
         if a.key not in placed:
             add_anchor(a)
-    return _Table(["Agent", "Kind", "n", "Progression %", "Score", "Max depth", "Max XL", "Turns", "Protocol / note"],
+    return Table(["Agent", "Kind", "n", "Progression %", "Score", "Max depth", "Max XL", "Turns", "Protocol / note"],
                   rows, classes, name="anchors")
 
 
@@ -214,44 +155,46 @@ def _spread_notes() -> list[str]:
     return [f"{kind}: {', '.join(agents)}." for kind, agents in kinds.items()]
 
 
-def _deaths_table(metrics: Mapping[str, AgentMetrics]) -> _Table:
+def _deaths_table(metrics: Mapping[str, AgentMetrics]) -> Table:
     causes: dict[str, int] = {}
     for m in metrics.values():
         for c, k in m.causes_of_death.items():
             causes[c] = causes.get(c, 0) + k
     order = sorted(causes, key=lambda c: (-causes[c], c))
     rows = [[c] + [str(m.causes_of_death.get(c, 0)) for m in metrics.values()] for c in order]
-    return _Table(["Cause of death"] + list(metrics), rows, name="deaths")
+    return Table(["Cause of death"] + list(metrics), rows, name="deaths")
 
 
-def _end_table(metrics: Mapping[str, AgentMetrics]) -> _Table:
+def _end_table(metrics: Mapping[str, AgentMetrics]) -> Table:
     kinds: list[str] = []
     for m in metrics.values():
         kinds += [k for k in m.end_reasons if k not in kinds]
     rows = [[k] + [str(m.end_reasons.get(k, 0)) for m in metrics.values()] for k in kinds]
-    return _Table(["Episode ended by"] + list(metrics), rows, name="endings")
+    return Table(["Episode ended by"] + list(metrics), rows, name="endings")
 
 
-def _skills_table(stats: Mapping[str, list[SkillStat]]) -> _Table:
+def _skills_table(stats: Mapping[str, list[SkillStat]]) -> Table:
     rows = []
     for agent, ss in stats.items():
         for s in ss[:_TOP_SKILLS * 2]:
             rate = s.success_rate
             rows.append([agent, s.name, str(s.runs), str(s.episodes), "yes" if s.created else "",
                          "—" if rate is None else f"{100 * rate:.0f}% of {s.db_runs}"])
-    return _Table(["Agent", "Skill", "Runs", "Episodes using it", "Created by these episodes", "Success (run database)"],
+    return Table(["Agent", "Skill", "Runs", "Episodes using it", "Created by these episodes", "Success (run database)"],
                   rows, name="skills")
 
 
-def _episode_table(groups: Mapping[str, Sequence[EpisodeRecord]]) -> _Table:
-    rows = []
+def _episode_table(groups: Mapping[str, Sequence[EpisodeRecord]], links: ReplayLinks) -> Table:
+    rows: list[list[Cell]] = []
     for agent, eps in groups.items():
         for e in eps:
-            rows.append([agent, str(e.episode_id), "—" if e.seed is None else str(e.seed), e.role or "—",
+            href = links.href(agent, e.seed, e.episode_id, e.record_dir)
+            rows.append([agent, Link(str(e.episode_id), href) if href else str(e.episode_id),
+                         "—" if e.seed is None else str(e.seed), e.role or "—",
                          f"{e.score:,}", str(e.max_depth), str(e.max_xp_level), f"{e.turns:,}",
                          f"{100 * e.progression:.2f}", str(e.decisions), str(len(set(e.skills_created))),
                          e.end_label])
-    return _Table(["Agent", "Episode", "Seed", "Role", "Score", "Max depth", "Max XL", "Turns", "Progression %",
+    return Table(["Agent", "Episode", "Seed", "Role", "Score", "Max depth", "Max XL", "Turns", "Progression %",
                    "Decisions", "Skills created", "End"], rows, name="episodes")
 
 
@@ -451,20 +394,27 @@ _DEFINITIONS = [
     "began (built-in or learned earlier); runs of skills the episode created count as fresh.",
     "Novel skills / episode: distinct skills an episode saved to the library.",
     "Rates per 1,000 turns: pooled over episodes (Σ count / Σ turns) / median of per-episode rates.",
-    "Fallback steps: decisions the offline autopilot took in place of the strategist.",
+    "Fallback decisions: decisions the offline autopilot took in place of the strategist (standing in for a "
+    "model that gave no usable decision, or breaking a loop), with their share of all decisions; loop breaks "
+    "are counted only where episodes record them.",
+    "Episode numbers link to each episode's replay viewer (replay.html in its record folder) when it was recorded.",
 ]
 
 
 def write_report(episodes_by_agent: Mapping[str, Sequence[EpisodeRecord]], out_dir: PathLike, *,
                  title: str = "Hackwright evaluation", db_path: DbPaths = None,
-                 anchors: bool = True) -> ReportPaths:
+                 anchors: bool = True, replays: bool = True) -> ReportPaths:
     """Write ``report.md``, ``report.html`` and ``plots/*.png`` into ``out_dir``.
 
     ``episodes_by_agent`` maps each agent's display name to its episodes (see
     :func:`hackwright.eval.metrics.group_by_agent`). ``db_path`` is the run database holding
     ``skill_executions`` for per-skill success rates — one path for all agents or a mapping
     agent → path; rows are matched to each agent's episodes by episode id. ``anchors`` adds the
-    published results beside the measured rows.
+    published results beside the measured rows. With two agents or more, a paired comparison
+    over their common seeds follows the outcomes (:mod:`hackwright.eval.compare`). ``replays``
+    makes each recorded episode's replay viewer (``replay.html`` in its record folder, found
+    from ``record_dir`` or under ``out_dir/episodes``) for the episode rows to link to; without
+    it only viewers already made are linked.
     """
     out = Path(out_dir)
     plots_dir = out / "plots"
@@ -490,15 +440,23 @@ def write_report(episodes_by_agent: Mapping[str, Sequence[EpisodeRecord]], out_d
         paths[key] = plots_dir / f"{key}.png"
         paths[key].write_bytes(images[key])
 
+    links = replay_links(groups, out, bases={a: out for a in groups},
+                         dbs={a: _db_for(db_path, a) for a in groups}, render=replays)
+    paired: list[Section] = []
+    if len(groups) >= 2:
+        from hackwright.eval.compare import compare_agents
+        from hackwright.eval.paired_report import sections as paired_sections
+
+        paired = paired_sections(compare_agents(groups), links)
     refs = _references() if anchors else {}
     n_eps = sum(len(v) for v in groups.values())
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lede = f"{n_eps} episodes, {len(groups)} agent{'s' if len(groups) != 1 else ''}; generated {stamp}."
 
-    sections: list[tuple[str, list[object]]] = [
+    sections: list[Section] = [
         ("Outcomes", [_outcome_table(metrics)]),
         ("Behaviour and cost", [_behaviour_table(metrics)]),
-    ]
+    ] + paired[:1]
     if anchors:
         sections.append(("Published anchors beside the measured rows", [
             "Published rows are copied from their sources and were not re-run here; protocols differ "
@@ -511,79 +469,18 @@ def write_report(episodes_by_agent: Mapping[str, Sequence[EpisodeRecord]], out_d
         ("Causes of death", [_deaths_table(metrics) if any(m.causes_of_death for m in metrics.values())
                              else "No episode ended in death."]),
         ("Skills", [_skills_table(stats)]),
-        ("Episodes", [_episode_table(groups)]),
+        ("Episodes", [_episode_table(groups, links)]),
+        *paired[1:],
         ("Definitions", [("list", _DEFINITIONS)]),
     ]
+    if links.problems:
+        sections.append(("Replays not available", [("list", links.problems)]))
     if anchors:
         sections.append(("Published findings", [("list", [f"{f.text} [{refs[f.source.citation]}]"
                                                           for f in published.FINDINGS])]))
         sections.append(("Sources", [("sources", _source_lines(refs)), ("list", _spread_notes())]))
 
     md_path, html_path = out / "report.md", out / "report.html"
-    md_path.write_text(_markdown(title, lede, sections, makers), encoding="utf-8")
-    html_path.write_text(_html(title, lede, sections, makers, images), encoding="utf-8")
+    md_path.write_text(markdown_page(title, lede, sections, makers), encoding="utf-8")
+    html_path.write_text(html_page(title, lede, sections, makers, images), encoding="utf-8")
     return ReportPaths(out_dir=out, markdown=md_path, html=html_path, plots=paths)
-
-
-def _markdown(title: str, lede: str, sections, makers) -> str:
-    out = [f"# {title}", "", lede, ""]
-    for heading, parts in sections:
-        out += [f"## {heading}", ""]
-        for p in parts:
-            if isinstance(p, _Table):
-                out += [p.markdown(), ""]
-            elif isinstance(p, str):
-                out += [p, ""]
-            elif p[0] == "plot":
-                caption = makers[p[1]][0]
-                out += [f"### {caption}", "", f"![{caption}](plots/{p[1]}.png)", ""]
-            elif p[0] == "list":
-                out += [f"- {x}" for x in p[1]] + [""]
-            elif p[0] == "sources":
-                out += [f"{k}. {text}" + (f" <{url}>" if url else "") for k, text, url in p[1]] + [""]
-    return "\n".join(out).rstrip() + "\n"
-
-
-_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1200px;
-       padding: 0 1rem; color: #1b1b1b; line-height: 1.4; }
-h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; }
-.lede { color: #555; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; font-size: 0.88rem; margin: 0.6rem 0; }
-th, td { border: 1px solid #d0d0d0; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; }
-tr.published td { background: #fbf7e9; font-style: italic; }
-tr.measured td:first-child { font-weight: 600; }
-figure { margin: 1rem 0; } figcaption { font-weight: 600; margin-bottom: 0.3rem; }
-img { max-width: 100%; height: auto; border: 1px solid #eee; }
-"""
-
-
-def _html(title: str, lede: str, sections, makers, images: Mapping[str, bytes]) -> str:
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{html.escape(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
-           f"<h1>{html.escape(title)}</h1>", f'<p class="lede">{html.escape(lede)}</p>']
-    for heading, parts in sections:
-        out.append(f"<h2>{html.escape(heading)}</h2>")
-        for p in parts:
-            if isinstance(p, _Table):
-                out.append(f'<div class="scroll">{p.html()}</div>')
-            elif isinstance(p, str):
-                out.append(f"<p>{html.escape(p)}</p>")
-            elif p[0] == "plot":
-                caption = makers[p[1]][0]
-                data = base64.b64encode(images[p[1]]).decode("ascii")
-                out.append(f'<figure id="{p[1]}"><figcaption>{html.escape(caption)}</figcaption>'
-                           f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{data}"></figure>')
-            elif p[0] == "list":
-                out.append("<ul>" + "".join(f"<li>{html.escape(x)}</li>" for x in p[1]) + "</ul>")
-            elif p[0] == "sources":
-                items = []
-                for k, text, url in p[1]:
-                    link = f' <a href="{html.escape(url)}">{html.escape(url)}</a>' if url else ""
-                    items.append(f'<li value="{k}">{html.escape(text)}{link}</li>')
-                out.append("<ol>" + "".join(items) + "</ol>")
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sqlite3
 import tempfile
 import time
@@ -30,10 +31,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
-AGENTS_HELP = "autopilot (built-in), handcrafted (NetPlay's rules), random, or a model spec (anthropic:MODEL, …)"
+AGENTS_HELP = ("autopilot (built-in), handcrafted (NetPlay's rules), random, a model spec (anthropic:MODEL, …), "
+               "or a bot (autoascend, bot:PATH)")
 CSV_FIELDS = ("agent", "seed", "role", "end_reason", "death_reason", "score", "max_depth", "max_xp_level", "turns",
               "progression", "decisions", "decisions_per_1000_turns", "model_calls", "input_tokens",
-              "output_tokens", "cost_usd", "skills_created", "wall_s", "episode_id", "record_dir")
+              "output_tokens", "cost_usd", "fallback_steps", "loop_break_steps", "failed_decisions", "model_error",
+              "skills_created", "wall_s", "episode_id", "record_dir")
 
 
 class EvalError(ValueError):
@@ -81,6 +84,7 @@ class EpisodeJob:
     budget_usd: Optional[float] = None
     bundle: bool = False  # play into a private database and return its rows (the driver writes them)
     ship_files: bool = False  # also return the record folder's files (remote workers: Ray)
+    fallback: Optional[str] = None  # "autopilot": it stands in for a model that fails (counted)
 
 
 @dataclass
@@ -103,6 +107,17 @@ class EvalConfig:
     ray_address: Optional[str] = None
     record: bool = True
     report: bool = True
+    fallback: Optional[str] = None
+    resume: bool = True  # skip seeds already played into OUT (interrupted and failed ones are played again)
+
+    def __post_init__(self) -> None:
+        from .bots import BotSpecError, is_bot_agent, resolve_bot
+
+        if is_bot_agent(self.agent):  # a missing extra or bot folder: one error now, not one per seed
+            try:
+                resolve_bot(self.agent, self.env_id)
+            except BotSpecError as e:
+                raise EvalError(str(e)) from None
 
     def resolved(self) -> "EvalConfig":
         out = Path(self.out_dir)
@@ -114,17 +129,34 @@ DEFAULT_STEPS = {"random": 5000}  # a random agent takes one key per decision
 
 
 def default_max_steps(agent: str) -> int:
+    from .bots import DEFAULT_MAX_STEPS, is_bot_agent
+
+    if is_bot_agent(agent):  # a bot's step is one key
+        return DEFAULT_MAX_STEPS
     return DEFAULT_STEPS.get(agent, 2000)
 
 
 # ---------------------------------------------------------------- one episode (worker side)
+def is_unfinished(summary: dict) -> bool:
+    """An episode to play again on resume: a harness error, a model that failed, or Ctrl-C."""
+    end = str(summary.get("end_reason", ""))
+    return end.startswith(("error", "model error")) or end == "interrupted"
+
+
+def _ignore_sigint() -> None:
+    """Pool workers between episodes: Ctrl-C is the driver's to handle (an episode in
+    flight installs its own handler, which stops it at the next action)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _error_summary(job: EpisodeJob, reason: str, error: str, wall_s: float = 0.0) -> dict:
     """The row of an episode that ended in a harness error (counted as such in the report)."""
     return {"agent": job.agent, "seed": job.seed, "role": job.role or "?", "strategist": job.agent,
             "end_reason": f"error: {reason}"[:300], "death_reason": None, "score": 0, "depth": 0, "max_depth": 0,
             "xp_level": 0, "max_xp_level": 0, "turns": 0, "progression": 0.0, "decisions": 0,
             "decisions_per_1000_turns": 0.0, "model_calls": 0, "input_tokens": 0, "output_tokens": 0,
-            "cost_usd": 0.0, "skills_used": {}, "skills_created": [], "fallback_steps": 0, "wall_s": wall_s,
+            "cost_usd": 0.0, "skills_used": {}, "skills_created": [], "fallback_steps": 0, "loop_break_steps": 0,
+            "failed_decisions": 0, "decided_by": {}, "model_error": None, "wall_s": wall_s,
             "episode_id": 0, "record_dir": job.record_dir, "error": error}
 
 
@@ -135,7 +167,9 @@ def run_episode_job(job: EpisodeJob) -> dict:
     ``end_reason`` starts with "error:" and whose ``error`` holds the traceback.
     """
     from ..agent.loop import Agent
+    from ..agent.stopping import StopOnInterrupt
     from ..config import load_config
+    from .bots import is_bot_agent, play_bot_job
 
     t0 = time.time()
     db_path = job.db_path
@@ -146,19 +180,29 @@ def run_episode_job(job: EpisodeJob) -> dict:
         tmp = tempfile.mkdtemp(prefix="hackwright-episode-")
         db_path = str(Path(tmp) / "runs.db")
     try:
-        cfg = load_config(job.config_path)
-        episode = cfg.episode(llm=job.agent, seed=job.seed, role=job.role, env_id=job.env_id,
-                              max_steps=job.max_steps or default_max_steps(job.agent), max_turns=job.max_turns,
-                              budget_usd=job.budget_usd, db_path=db_path, library_path=job.library_path,
-                              record_dir=job.record_dir)
-        summary = asyncio.run(Agent(episode).run())
-        out = json.loads(summary.to_json())
-        out["error"] = None
+        if is_bot_agent(job.agent):  # a bot plays the whole game by itself (eval/bots.py)
+            out = play_bot_job(job, db_path)
+        else:
+            cfg = load_config(job.config_path, warn=None)  # the driver has warned once already
+            episode = cfg.episode(llm=job.agent, seed=job.seed, role=job.role, env_id=job.env_id,
+                                  max_steps=job.max_steps or default_max_steps(job.agent), max_turns=job.max_turns,
+                                  budget_usd=job.budget_usd, db_path=db_path, library_path=job.library_path,
+                                  record_dir=job.record_dir, fallback=job.fallback)
+            agent = Agent(episode)
+            # Ctrl-C reaches the workers with the driver: the episode stops at its next action
+            # and comes back as "interrupted" (played again on --resume).
+            with StopOnInterrupt(agent, hard_on_second=False):
+                summary = asyncio.run(agent.run())
+            out = json.loads(summary.to_json())
+            out["error"] = None
     except Exception as e:  # noqa: BLE001 — an episode must never take the evaluation down
         out = _error_summary(job, f"{type(e).__name__}: {e}", traceback.format_exc()[-4000:],
                              wall_s=round(time.time() - t0, 2))
     out["agent"] = job.agent
     out["record_dir"] = job.record_dir
+    # The caps it ran under, so that `hackwright compare` can tell like runs from unlike.
+    out["max_turns"] = job.max_turns
+    out["max_steps"] = job.max_steps or default_max_steps(job.agent)
     if tmp is not None:
         try:
             out["_bundle"] = export_episode(db_path, int(out.get("episode_id") or 0),
@@ -315,6 +359,11 @@ class EvalRunner:
         self.config = config.resolved()
         self.on_episode = on_episode
         self.out = Path(self.config.out_dir)
+        # Set by Ctrl-C or by a model that cannot be reached: no new episode starts, those in
+        # flight finish (an interrupt stops them at their next action) and are recorded.
+        self.stopping: Optional[str] = None
+        self.interrupted = False
+        self.model_error: Optional[str] = None
 
     # -- jobs
     def _jobs(self, seeds: Iterable[int], bundle: bool = False, ship_files: bool = False) -> list[EpisodeJob]:
@@ -324,7 +373,7 @@ class EvalRunner:
                            max_turns=c.max_turns, db_path=str(c.db_path), library_path=str(c.library_path),
                            record_dir=str(self.out / "episodes" / f"{slug}-seed{s}") if c.record else None,
                            config_path=c.config_path, budget_usd=c.budget_usd, bundle=bundle,
-                           ship_files=ship_files)
+                           ship_files=ship_files, fallback=c.fallback)
                 for s in seeds]
 
     def _prepare(self) -> None:
@@ -339,17 +388,54 @@ class EvalRunner:
         SkillLibrary(Path(self.config.library_path), db_path=Path(self.config.db_path)).load()
 
     def run(self) -> EvalResult:
+        """Play the seeds not yet in OUT and write the tables and report. Ctrl-C stops every
+        episode in flight at its next action (recorded as interrupted, played again by the
+        next run with --resume) and returns with ``interrupted`` set; a second Ctrl-C stops
+        the workers at once."""
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return self._run()
+        previous = signal.signal(signal.SIGINT, self._on_sigint)
+        try:
+            return self._run()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def _on_sigint(self, signum, frame) -> None:
+        if self.interrupted:  # the second press: no waiting for the episodes in flight
+            raise KeyboardInterrupt
+        self.interrupted = True
+        self.stopping = "interrupted"
+        for pid in self._worker_pids():
+            try:
+                os.kill(pid, signal.SIGINT)  # a terminal's Ctrl-C reached them already; a kill did not
+            except OSError:
+                pass
+
+    def _worker_pids(self) -> list[int]:
+        pool = getattr(self, "_pool", None)
+        procs = getattr(pool, "_processes", None) or {}
+        return [int(p) for p in procs]
+
+    def _run(self) -> EvalResult:
         c = self.config
         if c.workers < 1:
             raise EvalError("--workers must be at least 1")
         if c.backend not in ("local", "ray"):
             raise EvalError(f"unknown backend {c.backend!r}: use local or ray")
+        from ..config import ConfigError, load_config
+
+        try:  # a bad setting fails the evaluation here, not as an error in every episode
+            load_config(c.config_path, warn=None)
+        except ConfigError as e:
+            raise EvalError(str(e)) from None
         self._prepare()
         jsonl = self.out / "episodes.jsonl"
-        earlier = [s for s in _latest(_read_jsonl(jsonl)) if s.get("agent") == c.agent]
-        # Harness errors are played again on resume; everything else counts as done.
-        done_seeds = {int(s["seed"]) for s in earlier if s.get("seed") is not None
-                      and not str(s.get("end_reason", "")).startswith("error")}
+        earlier = [s for s in _latest(_read_jsonl(jsonl)) if s.get("agent") == c.agent] if c.resume else []
+        # Harness errors, failed models and interrupted episodes are played again on resume;
+        # everything else counts as done.
+        done_seeds = {int(s["seed"]) for s in earlier if s.get("seed") is not None and not is_unfinished(s)}
         earlier = [s for s in earlier if int(s.get("seed", -1)) in done_seeds]
         todo = [s for s in c.seeds if s not in done_seeds]
         skipped = [s for s in c.seeds if s in done_seeds]
@@ -368,6 +454,13 @@ class EvalRunner:
                                    default=str) + "\n")
             summary["_played"] = True
             played.append(summary)
+            if summary.get("end_reason") == "interrupted":
+                self.interrupted = True
+                self.stopping = "interrupted"
+            elif summary.get("model_error") and not self.stopping:
+                # every other episode would fail the same way, each after its retries
+                self.model_error = str(summary["model_error"])
+                self.stopping = "model error"
             if self.on_episode:
                 self.on_episode(summary, len(played), total)
 
@@ -376,6 +469,8 @@ class EvalRunner:
                 self._run_ray(self._jobs(todo, bundle=True, ship_files=True), finished)
             elif c.workers == 1:
                 for job in self._jobs(todo):
+                    if self.stopping:
+                        break
                     finished(run_episode_job(job))
             else:
                 # Parallel workers play into private databases and the driver alone writes
@@ -406,10 +501,20 @@ class EvalRunner:
 
         # A fresh interpreter per worker: NLE and the sandbox's zygote are not fork-safe
         # once a game has been played in the parent.
-        with ProcessPoolExecutor(max_workers=self.config.workers, mp_context=mp.get_context("spawn")) as pool:
-            pending: dict[Future, EpisodeJob] = {pool.submit(run_episode_job, j): j for j in jobs}
-            while pending:
-                done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+        # Jobs are handed out one per free worker, so that a stop leaves nothing queued.
+        queue = list(jobs)
+        pool = ProcessPoolExecutor(max_workers=self.config.workers, mp_context=mp.get_context("spawn"),
+                                   initializer=_ignore_sigint)
+        self._pool = pool
+        pending: dict[Future, EpisodeJob] = {}
+        try:
+            while queue or pending:
+                while queue and not self.stopping and len(pending) < self.config.workers:
+                    job = queue.pop(0)
+                    pending[pool.submit(run_episode_job, job)] = job
+                if not pending:
+                    break
+                done, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
                 for fut in done:
                     job = pending.pop(fut)
                     try:
@@ -417,6 +522,20 @@ class EvalRunner:
                     except Exception as e:  # noqa: BLE001 — the worker process itself died
                         summary = _error_summary(job, f"worker died: {e}", repr(e))
                     finished(summary)
+        except KeyboardInterrupt:
+            # The second Ctrl-C: the workers go now; their episodes are recorded as interrupted.
+            for pid in self._worker_pids():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            for job in pending.values():
+                row = _error_summary(job, "interrupted", "stopped by a second Ctrl-C")
+                row["end_reason"] = "interrupted"
+                finished(row)
+        finally:
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _run_ray(self, jobs: list[EpisodeJob], finished: Callable[[dict], None]) -> None:
         try:
