@@ -92,10 +92,12 @@ async def test_an_openai_compatible_server_drives_an_episode_and_its_replay_repr
     assert {k: getattr(again, k) for k in same} == {k: getattr(first, k) for k in same}
 
 
-async def test_a_model_that_never_answers_usably_hands_the_step_to_the_autopilot(tmp_path, server):
+async def test_with_a_fallback_a_model_that_never_answers_usably_hands_each_step_to_the_autopilot(tmp_path, server):
     server.script(*[Reply(text="I refuse to use JSON.") for _ in range(6)])
-    summary = await Agent(episode(tmp_path, f"anthropic:claude-haiku-4-5@{server.url}", steps=2)).run()
-    assert summary.decisions == 2 and summary.fallback_steps == 2
+    cfg = episode(tmp_path, f"anthropic:claude-haiku-4-5@{server.url}", steps=2)
+    cfg.fallback = "autopilot"
+    summary = await Agent(cfg).run()
+    assert summary.decisions == 2 and summary.fallback_steps == 2 and summary.decided_by == {"fallback": 2}
     assert summary.model_calls == 6  # three tries per decision
 
 

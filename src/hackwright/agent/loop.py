@@ -9,6 +9,7 @@ until the hero dies, a step or turn cap is reached, or the budget runs out.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -26,13 +27,14 @@ from ..sandbox.runner import SandboxLimits, SkillOutcome, SkillRunner
 from ..skills.library import Situation, SkillLibrary, SkillNotFoundError
 from ..skills.result import SkillResult
 from ..skills.triggers import TriggerConfig
-from ..store.db import connect, transaction, utc_now
+from ..store import episodes
+from ..store.db import connect
 from .backends.base import BackendError
 from .budget import Budget
 from .decisions import AgentDecision, DecisionError
 from .memory import AgentMemory, ExecutionNote
 from .prompt import PromptParts, build_prompt, system_prompt
-from .strategists import Autopilot, make_strategist
+from .strategists import FALLBACKS, Autopilot, UnknownAgentError, make_strategist
 
 _KILL = re.compile(r"You (?:kill|destroy) (?:the |an? )?(?:poor )?(?P<name>[\w' -]+?)!")
 
@@ -64,6 +66,11 @@ class EpisodeConfig:
     prompt_skills: int = 8
     short_term_tokens: int = 600
     backend_options: dict = field(default_factory=dict)
+    # Who plays a step the model could not decide: None ends the episode when the model
+    # cannot be reached (and skips steps without a usable reply); "autopilot" stands in,
+    # and every step it takes is counted in the summary beside the model's figures.
+    fallback: Optional[str] = None
+    max_failed_decisions: int = 3  # steps in a row without a usable reply before the episode ends
 
 
 @dataclass
@@ -89,9 +96,15 @@ class EpisodeSummary:
     cost_usd: float
     skills_used: dict[str, int]
     skills_created: list[str]
-    fallback_steps: int
+    fallback_steps: int  # decisions another strategist made: fallback + loop-break steps
     wall_s: float
     ttyrec: Optional[str] = None
+    # decisions by who made them: strategist, retry (after an unusable reply went back),
+    # fallback (standing in for a failed model), loop_break (the autopilot breaking a loop)
+    decided_by: dict[str, int] = field(default_factory=dict)
+    loop_break_steps: int = 0
+    failed_decisions: int = 0  # steps in which the model gave no usable decision and nothing was played
+    model_error: Optional[str] = None  # why the model ended the episode, when it did
     goal_reached: Optional[bool] = None  # None: the episode had no goal
     # (turn, depth, experience level, score) after every step, for progression-over-turns plots
     timeline: list[tuple[int, int, int, int]] = field(default_factory=list)
@@ -127,6 +140,7 @@ class DecisionContext:
     _system: Optional[str] = None
     _stats_of: Optional[Callable] = None
     _on_reply: Optional[Callable] = None
+    retries: int = 0  # unusable replies sent back before this decision (set by model strategists)
 
     def prompt(self) -> PromptParts:
         if self._prompt is None:
@@ -159,6 +173,14 @@ class Agent:
                              max_usd=config.budget_usd, max_wall_s=config.max_wall_s)
         self.decisions = 0
         self.fallback_steps = 0
+        self.loop_break_steps = 0
+        self.failed_decisions = 0
+        self._failed_in_a_row = 0
+        self.decided_by: Counter = Counter()
+        self.model_error: Optional[str] = None
+        self.stop_requested = False  # Ctrl-C: end at the next action boundary
+        self._decide_task: Optional[asyncio.Future] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
         self.model_calls = 0
         self.tokens_in = 0
         self.tokens_out = 0
@@ -181,11 +203,32 @@ class Agent:
         # Skills stop at the turn cap, so an episode ends there rather than when a long skill returns.
         # A skill never runs the hero into the ground: at prayer-level HP it hands back
         # to the strategist, which alone knows whether a prayer is safe.
-        self._triggers = TriggerConfig(turn_cap=config.max_turns or None, always_stop=("very_low_hp", "deadly"))
+        self._triggers = TriggerConfig(turn_cap=config.max_turns or None, always_stop=("very_low_hp", "deadly"),
+                                       stop_requested=lambda: self.stop_requested)
+
+    def request_stop(self) -> None:
+        """End the episode at the next action boundary (the first Ctrl-C): a running skill
+        stops after its current game action, a model call in flight is abandoned, and the
+        episode is recorded as ``interrupted``. Safe to call from a signal handler."""
+        self.stop_requested = True
+        task, loop = self._decide_task, self._loop
+        if task is not None and loop is not None and not task.done():
+            loop.call_soon_threadsafe(task.cancel)
 
     # ------------------------------------------------------------ set-up
+    def _make_strategist(self) -> None:
+        """The strategist, before anything is recorded: a bad name, a missing key or a
+        missing transcript is an error now, not an episode played by someone else."""
+        c = self.config
+        if c.fallback not in (None, *FALLBACKS):
+            raise UnknownAgentError(f"unknown fallback {c.fallback!r}: the fallback is autopilot (or none)")
+        if self.strategist is None:
+            transcript = str(Path(c.record_dir) / "transcript.jsonl") if c.record_dir else None
+            self.strategist = make_strategist(c.llm, transcript=transcript, seed=c.seed, **c.backend_options)
+
     def _open(self) -> None:
         c = self.config
+        self._make_strategist()
         Path(c.db_path).parent.mkdir(parents=True, exist_ok=True)
         self.db = connect(c.db_path, check=False)
         self.library = SkillLibrary(Path(c.library_path), db_path=Path(c.db_path))
@@ -193,18 +236,11 @@ class Agent:
         ttyrec_dir = str(Path(c.record_dir)) if c.record_dir else None
         self.api = NetHackAPI.new_game(GameConfig(env_id=c.env_id, seed=c.seed, role=c.role, ttyrec_dir=ttyrec_dir,
                                                   des_file=c.des_file))
-        if self.strategist is None:
-            transcript = str(Path(c.record_dir) / "transcript.jsonl") if c.record_dir else None
-            self.strategist = make_strategist(c.llm, transcript=transcript, seed=c.seed, **c.backend_options)
         if isinstance(self.strategist, Autopilot):
             self.autopilot = self.strategist  # one memory of what worked, whoever decides
         self._trusted = SkillRunner(self.api, mode="inprocess", limits=c.skill_limits)
-        with transaction(self.db):
-            cur = self.db.execute(
-                "INSERT INTO episodes (started_at, seed, env_id, role, strategist) VALUES (?, ?, ?, ?, ?)",
-                (utc_now(), c.seed, c.env_id, self.api.hero_role, getattr(self.strategist, "name", c.llm)),
-            )
-            self.episode_id = int(cur.lastrowid)
+        self.episode_id = episodes.start_episode(self.db, seed=c.seed, env_id=c.env_id, role=self.api.hero_role,
+                                                 strategist=getattr(self.strategist, "name", c.llm))
         if c.record_dir:
             try:
                 self.recorder = FrameRecorder(self.api.game, Path(c.record_dir) / "frames.bin",
@@ -220,10 +256,13 @@ class Agent:
 
     # ------------------------------------------------------------ the loop
     async def run(self) -> EpisodeSummary:
+        """Play the episode to its end and return its summary (also kept in ``.summary``).
+        A model that cannot be reached ends it with ``end_reason`` "model error: …" and
+        ``model_error`` set, unless ``config.fallback`` names a strategist to stand in."""
         t0 = time.time()
+        self._loop = asyncio.get_running_loop()
         self._open()
         assert self.api is not None
-        api = self.api
         end_reason = "step cap"
         try:
             step = 0
@@ -234,13 +273,23 @@ class Agent:
                     break
                 step += 1
                 await self._step(step)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            end_reason = "interrupted"  # a second Ctrl-C: stop at once, still recorded
+            raise
         finally:
+            if self.stop_requested and not end_reason.startswith(("death", "goal")):
+                end_reason = "interrupted"
             summary = self._finish(end_reason, time.time() - t0)
+            self.summary = summary
         return summary
 
     def _end_reason(self, step: int) -> Optional[str]:
         api = self.api
         assert api is not None
+        if self.stop_requested:
+            return "interrupted"
+        if self.model_error:
+            return f"model error: {self.model_error}"
         if self.goal_reached:
             return "goal reached"
         idle_cap = getattr(self.strategist, "max_idle_decisions", None)
@@ -290,25 +339,65 @@ class Agent:
         ctx = DecisionContext(api, state, self.memory, skills, names, dict(self.kills), warnings,
                               task=self.config.task, _system=self._system, _stats_of=self.library.stats,
                               _on_reply=lambda r, p, m: self._record_reply(step, r, p, m))
-        fallback = len(warnings) > 1
+        loop_break = len(warnings) > 1
         decision: Optional[AgentDecision] = None
         error: Optional[str] = None
-        if not fallback:
+        unreachable: Optional[BackendError] = None
+        decided_by = "strategist"
+        if not loop_break:
             try:
-                decision = await self.strategist.decide(ctx)
+                self._decide_task = asyncio.ensure_future(self.strategist.decide(ctx))
+                decision = await self._decide_task
+                decided_by = "retry" if ctx.retries else "strategist"
+            except asyncio.CancelledError:
+                if not self.stop_requested:
+                    raise
+                return  # Ctrl-C while the model was thinking: nothing was played
             except DecisionError as e:
                 error = f"no usable decision: {e}"
             except BackendError as e:
                 error = f"model backend failed: {e}"
+                unreachable = e
+            finally:
+                self._decide_task = None
         if decision is None:
+            if loop_break:
+                decided_by = "loop_break"
+                self.loop_break_steps += 1
+            elif self.config.fallback:
+                decided_by = "fallback"
+            else:
+                self._no_decision(step, error or "no decision", unreachable, state)
+                return
             decision = await self.autopilot.decide(ctx)
             self.fallback_steps += 1
             if error:
                 self.memory.errors.append(error)
+        self._failed_in_a_row = 0
         self.decisions += 1
+        self.decided_by[decided_by] += 1
         self.last_decision = decision
         result, exec_error = await self._execute(step, decision, state)
-        self._after_step(step, decision, result, exec_error or error, state)
+        self._after_step(step, decision, result, exec_error or error, state, decided_by)
+
+    def _no_decision(self, step: int, error: str, unreachable: Optional[BackendError], state: dict) -> None:
+        """The model gave nothing to play and no fallback was asked for: nothing is played.
+        An unreachable model ends the episode now; unusable replies end it after
+        ``max_failed_decisions`` steps in a row (each time the model is told what was wrong)."""
+        self.failed_decisions += 1
+        self._failed_in_a_row += 1
+        s0 = state["stats"]
+        # the next prompt shows the model what went wrong, as it shows a skill's error
+        self.memory.record_execution(ExecutionNote(turn=s0.turn, skill="(your decision)", params={},
+                                                   stopped_reason="error", success=False, actions=0, turns=0,
+                                                   error=f"{error}; nothing was played"))
+        if unreachable is not None:
+            self.model_error = " ".join(str(unreachable).split())
+        elif self._failed_in_a_row >= self.config.max_failed_decisions:
+            self.model_error = (f"{self._failed_in_a_row} steps in a row without a usable decision; the last: "
+                                + " ".join(error.split()))
+        s = (self.api.last_stats if self.api else None) or state["stats"]
+        episodes.record_decision(self.db, self.episode_id, step, s.turn, type="none", decided_by="none", error=error)
 
     def _loop_warnings(self, state: dict) -> list[str]:
         """The same decision again and again without progress: warn, then step in."""
@@ -414,7 +503,7 @@ class Agent:
             self.memory.errors.append(f"could not save {d.skill_name}: {e}")
 
     def _after_step(self, step: int, d: AgentDecision, result: Optional[SkillResult], error: Optional[str],
-                    state: dict) -> None:
+                    state: dict, decided_by: str = "strategist") -> None:
         api = self.api
         assert api is not None
         s = api.last_stats or state["stats"]
@@ -434,19 +523,10 @@ class Agent:
             error=error, created=d.type == "create_skill"))
         events = api.events[:]
         api.events.clear()
-        with transaction(self.db):
-            self.db.execute(
-                "INSERT INTO decisions (episode_id, step, turn, type, skill_name, params, code, reasoning, "
-                "stopped_reason, success, error) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (self.episode_id, step, s.turn, d.type, d.skill_name, json.dumps(d.params, default=str),
-                 d.code, d.reasoning, result.stopped_reason if result else None,
-                 int(bool(result and result.success)), error),
-            )
-            for e in events:
-                self.db.execute(
-                    "INSERT INTO events (episode_id, step, turn, kind, message, data) VALUES (?,?,?,?,?,?)",
-                    (self.episode_id, step, e.turn, e.kind, e.message, json.dumps(e.data, default=str)),
-                )
+        episodes.record_decision(self.db, self.episode_id, step, s.turn, type=d.type, decided_by=decided_by,
+                                 skill_name=d.skill_name, params=d.params, code=d.code, reasoning=d.reasoning,
+                                 stopped_reason=result.stopped_reason if result else None,
+                                 success=bool(result and result.success), error=error, events=events)
         s2 = api.last_stats
         if s2 is not None:
             self._idle_decisions = self._idle_decisions + 1 if s2.turn == self._last_turn else 0
@@ -469,17 +549,8 @@ class Agent:
             reply.cache_write_tokens or 0)
         self.tokens_out += int(reply.output_tokens or 0)
         self.budget.charge(reply)
-        with transaction(self.db):
-            self.db.execute(
-                "INSERT INTO model_calls (episode_id, step, timestamp, backend, model, prompt, reply, tool_input, "
-                "input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, latency_s, cost_usd) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (self.episode_id, step, utc_now(), getattr(self.strategist, "name", ""), reply.model,
-                 messages[-1].content if messages else prompt.user, reply.text,
-                 json.dumps(reply.tool_input) if reply.tool_input else None, reply.input_tokens,
-                 reply.output_tokens, reply.cache_read_tokens, reply.cache_write_tokens, reply.latency_s,
-                 reply.cost_usd),
-            )
+        episodes.record_model_call(self.db, self.episode_id, step, backend=getattr(self.strategist, "name", ""),
+                                   reply=reply, prompt=messages[-1].content if messages else prompt.user)
 
     # ------------------------------------------------------------ ending
     def _finish(self, end_reason: str, wall: float) -> EpisodeSummary:
@@ -514,20 +585,13 @@ class Agent:
             ttyrec=api.game.ttyrec_path if api else None,
             goal_reached=self.goal_reached,
             timeline=list(self.timeline),
+            decided_by=dict(self.decided_by),
+            loop_break_steps=self.loop_break_steps,
+            failed_decisions=self.failed_decisions,
+            model_error=self.model_error,
         )
         try:
-            with transaction(self.db):
-                self.db.execute(
-                    "UPDATE episodes SET ended_at=?, final_score=?, final_dlvl=?, death_reason=?, total_turns=?, "
-                    "skills_used=?, end_reason=?, max_depth=?, max_xp_level=?, progression=?, decisions=?, "
-                    "model_calls=?, input_tokens=?, output_tokens=?, cost_usd=?, skills_created=?, ttyrec=?, "
-                    "summary=? WHERE id=?",
-                    (utc_now(), summary.score, summary.depth, summary.death_reason, summary.turns,
-                     json.dumps(summary.skills_used), end_reason, summary.max_depth, summary.max_xp_level,
-                     summary.progression, summary.decisions, summary.model_calls, summary.input_tokens,
-                     summary.output_tokens, summary.cost_usd, json.dumps(summary.skills_created), summary.ttyrec,
-                     summary.to_json(), self.episode_id),
-                )
+            episodes.finish_episode(self.db, self.episode_id, json.loads(summary.to_json()))
         except Exception:
             pass
         try:

@@ -12,19 +12,29 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, print_rows
+from .common import SEED_HELP, app, console, fail, print_rows
 
 
 @app.command("eval")
 def eval_cmd(
-    agent: str = typer.Option("autopilot", help="autopilot (built-in), handcrafted (NetPlay's seven rules), "
-                                                "random, or a model spec: anthropic:MODEL, openai:MODEL, openai:MODEL@BASE_URL."),
+    agent: str = typer.Option("autopilot", help="autopilot (built-in), handcrafted (NetPlay's seven rules), random, "
+                                                "a model (anthropic:MODEL, openai:MODEL, openai:MODEL@BASE_URL, "
+                                                "replay:FILE), or a bot playing on its own (autoascend, bot:PATH). "
+                                                "Other names are refused."),
+    fallback: Optional[str] = typer.Option(None, help="autopilot: it plays the steps a model cannot decide "
+                                                      "(counted per episode and in the report). Default: none, "
+                                                      "so a model that cannot be reached stops the evaluation."),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Skip seeds this agent already played into "
+                                                                   "OUT; interrupted and failed episodes are "
+                                                                   "played again (the default). --no-resume plays "
+                                                                   "every seed again."),
     seeds: str = typer.Option("0-3", help="Seeds: 0-39, 1,5,9 or 0-3,10. " + SEED_HELP),
     role: Optional[str] = typer.Option(None, help="Hero role for every episode (random per seed if not given)."),
     workers: int = typer.Option(1, help="Episodes played at once (processes, or Ray tasks)."),
     max_turns: Optional[int] = typer.Option(None, help="End each episode at this game turn (the turn cap)."),
     max_steps: Optional[int] = typer.Option(None, help="End each episode after this many decisions "
-                                                       "(default 2000; 5000 for random)."),
+                                                       "(default 2000; 5000 for random, whose decision is one key; "
+                                                       "a bot's actions, 1,000,000, for bots)."),
     out: Path = typer.Option(Path("eval"), help="Output folder: episodes.jsonl/.csv, report.md/.html, "
                                                 "per-episode records. Seeds already there are skipped."),
     suite: Optional[str] = typer.Option(None, help="'scenarios': run the MiniHack scenario suite instead."),
@@ -41,22 +51,39 @@ def eval_cmd(
     no_report: bool = typer.Option(False, "--no-report", help="Skip report.md/report.html."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary metrics as JSON."),
 ) -> None:
-    """Evaluate an agent on many seeds (or the scenario suite) and write tables and a report."""
+    """Evaluate an agent on many seeds (or the scenario suite) and write tables and a report.
+
+    Ctrl-C stops the episodes in flight at their next action and records them as
+    interrupted (exit 130); the same command again (--resume is the default) plays them again."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from ..agent.backends.base import BackendError
+    from ..agent.strategists import BOTS, FALLBACKS, UnknownAgentError, check_spec, make_strategist
     from ..eval.runner import EvalConfig, EvalError, EvalRunner, parse_seeds, summary_line
+
+    try:
+        agent = check_spec(agent, bots=True, flag="--agent")
+        if fallback not in (None, "none", *FALLBACKS):
+            raise UnknownAgentError(f"unknown --fallback {fallback!r}: the fallback is autopilot (or none)")
+        if agent not in BOTS and not agent.startswith("bot:"):
+            make_strategist(agent)  # a missing key fails here, once, not in every episode
+    except (UnknownAgentError, BackendError) as e:
+        raise fail(e)
 
     if suite is not None:
         _eval_suite(suite, agent, scenario, repeats, seeds, out, db, library, as_json)
         return
+    from .common import load_config_or_exit
+
+    load_config_or_exit(config)  # a bad setting stops the evaluation here, not in each episode
     try:
         cfg = EvalConfig(agent=agent, seeds=parse_seeds(seeds), role=role, workers=workers, max_turns=max_turns,
                          max_steps=max_steps, out_dir=str(out), db_path=db, library_path=library,
                          config_path=config, budget_usd=budget_usd, backend=backend, ray_address=ray_address,
-                         record=not no_record, report=not no_report)
+                         record=not no_record, report=not no_report,
+                         fallback=None if fallback in (None, "none") else fallback, resume=resume)
     except EvalError as e:
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2)
+        raise fail(e)
     quiet = as_json or not console.is_terminal
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, disable=quiet)
@@ -68,22 +95,23 @@ def eval_cmd(
             # soft_wrap: a line piped to a log keeps its whole cause of death, not 80 columns of it
             progress.console.print(summary_line(summary), markup=False, highlight=False, soft_wrap=True)
 
+    runner = EvalRunner(cfg, on_episode=on_episode)
     try:
         with progress:
-            result = EvalRunner(cfg, on_episode=on_episode).run()
+            result = runner.run()
     except EvalError as e:
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2)
+        raise fail(e)
     from ..eval.metrics import EpisodeRecord, compare
     from ..eval.report import format_summary_table
 
     metrics = compare({agent: [EpisodeRecord.from_dict(s) for s in result.summaries]})
     if as_json:
         print(json.dumps({"agent": agent, "played": result.played, "skipped": result.skipped,
-                          "wall_s": round(result.wall_s, 2),
+                          "wall_s": round(result.wall_s, 2), "interrupted": runner.interrupted,
+                          "model_error": runner.model_error,
                           "turns_per_second_per_worker": round(result.turns_per_second_per_worker(), 1),
                           "metrics": {k: asdict(v) for k, v in metrics.items()}}, default=str, indent=2))
-        return
+        raise typer.Exit(_exit_code(runner))
     if result.skipped:
         console.print(f"skipped seeds already in {out}/episodes.jsonl: {result.skipped}")
     console.print(format_summary_table(metrics), soft_wrap=True, highlight=False)  # a log keeps its columns
@@ -92,6 +120,19 @@ def eval_cmd(
     if result.report is not None:
         console.print(f"report: {result.report.html} and {result.report.markdown}")
     console.print(f"tables: {out}/episodes.csv, {out}/episodes.jsonl")
+    if runner.interrupted:
+        stopped = sum(1 for s in result.summaries if s.get("end_reason") == "interrupted")
+        console.print(f"interrupted: {stopped} episode(s) in flight recorded as interrupted; the same command "
+                      "again (--resume is the default) plays them and the seeds not yet played", highlight=False)
+    elif runner.model_error:
+        raise fail(f"the model failed, so the evaluation stopped: {runner.model_error}. Check the server and "
+                   "key, or pass --fallback autopilot to let the autopilot stand in (its steps are counted).",
+                   _exit_code(runner))
+    raise typer.Exit(_exit_code(runner))
+
+
+def _exit_code(runner) -> int:
+    return 130 if runner.interrupted else (1 if runner.model_error else 0)
 
 
 def _eval_suite(suite: str, agent: str, names: Optional[list[str]], repeats: int, seeds: str, out: Path,
@@ -100,13 +141,11 @@ def _eval_suite(suite: str, agent: str, names: Optional[list[str]], repeats: int
     from ..eval.scenarios import format_results, run_suite
 
     if suite != "scenarios":
-        console.print(f"[red]error:[/red] unknown suite {suite!r}: the suite is 'scenarios'")
-        raise typer.Exit(2)
+        raise fail(f"unknown suite {suite!r}: the suite is 'scenarios'")
     try:
         seed = parse_seeds(seeds)[0]
     except EvalError as e:
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2)
+        raise fail(e)
 
     def progress(r) -> None:
         if not as_json:
@@ -117,8 +156,7 @@ def _eval_suite(suite: str, agent: str, names: Optional[list[str]], repeats: int
                             db_path=db or str(out / "runs.db"), library_path=library or str(out / "skills"),
                             out_dir=str(out), progress=progress)
     except (KeyError, ValueError) as e:
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2)
+        raise fail(e)
     if as_json:
         print(json.dumps([asdict(r) for r in results], default=str, indent=2))
         return

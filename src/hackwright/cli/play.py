@@ -12,13 +12,17 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, print_rows
+from .common import SEED_HELP, app, console, fail, print_rows
 
 
 @app.command()
 def play(
-    llm: Optional[str] = typer.Option(None, help="autopilot (offline, default), anthropic:MODEL, "
-                                                 "openai:MODEL or openai:MODEL@BASE_URL (vLLM, Ollama, llama.cpp, OpenRouter), or replay:FILE."),
+    llm: Optional[str] = typer.Option(None, help="autopilot (offline, default), handcrafted, random, anthropic:MODEL, "
+                                                 "openai:MODEL or openai:MODEL@BASE_URL (vLLM, Ollama, llama.cpp, "
+                                                 "OpenRouter), or replay:FILE. Other names are refused."),
+    fallback: Optional[str] = typer.Option(None, help="autopilot: it plays the steps the model cannot decide "
+                                                      "(counted in the summary). Default: none, so a model that "
+                                                      "cannot be reached ends the episode with an error."),
     seed: Optional[int] = typer.Option(0, help=SEED_HELP),
     role: Optional[str] = typer.Option(None, help="valkyrie, samurai, wizard, … (random if not given)."),
     env: Optional[str] = typer.Option(None, help="NetHackChallenge-v0 (default) or a MiniHack environment name."),
@@ -33,40 +37,79 @@ def play(
     config: Optional[str] = typer.Option(None, help="A config.yaml (default ./config.yaml if present)."),
     as_json: bool = typer.Option(False, "--json", help="Print only the episode summary, as JSON."),
 ) -> None:
-    """Play one episode: the strategist picks skills (or writes new ones) until death or a cap."""
+    """Play one episode: the strategist picks skills (or writes new ones) until death or a cap.
+
+    Ctrl-C stops at the next game action and records the episode as interrupted (exit 130);
+    a second Ctrl-C stops at once. A model that cannot be reached ends the episode with
+    exit 1 unless --fallback autopilot is given."""
+    from ..agent.backends.base import BackendError
     from ..agent.loop import Agent
-    from ..config import ConfigError, load_config
+    from ..agent.stopping import StopOnInterrupt
+    from ..agent.strategists import UnknownAgentError
+    from .common import load_config_or_exit
     from ..env.make import EnvConfigError
 
-    try:
-        cfg = load_config(config)
-    except ConfigError as e:
-        console.print(f"[red]config error:[/red] {e}")
-        raise typer.Exit(2)
+    cfg = load_config_or_exit(config)
     record_dir = None
     if not no_record:
         record_dir = str(record or Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     episode = cfg.episode(llm=llm, seed=seed, role=role, env_id=env, max_steps=max_steps, max_turns=max_turns,
-                          budget_usd=budget_usd, db_path=db, library_path=library, record_dir=record_dir)
+                          budget_usd=budget_usd, db_path=db, library_path=library, record_dir=record_dir,
+                          fallback=None if fallback in (None, "none") else fallback)
     show = _Progress(console, quiet=as_json)
+    agent = Agent(episode, on_step=show.step)
+    summary = None
     try:
-        summary = asyncio.run(Agent(episode, on_step=show.step).run())
-    except (EnvConfigError, ValueError) as e:
+        with StopOnInterrupt(agent):
+            summary = asyncio.run(agent.run())
+    except KeyboardInterrupt:  # the second Ctrl-C: the episode was still recorded
+        summary = getattr(agent, "summary", None)
+    except (EnvConfigError, UnknownAgentError, BackendError, ValueError) as e:
         show.stop()
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2)
+        raise fail(e)
     show.stop()
+    if summary is None:
+        console.print("interrupted before the episode started; nothing was recorded")
+        raise typer.Exit(130)
+    code = 130 if summary.end_reason == "interrupted" else (1 if summary.model_error else 0)
     if as_json:
         print(summary.to_json())
-        return
+    else:
+        print_summary(summary)
+        if record_dir:
+            console.print(f"Recorded in {record_dir}/ (ttyrec, transcript, summary.json)")
+    if summary.model_error:
+        raise fail(f"the model failed, so the episode ended: {summary.model_error}. Check the server and key, "
+                   "or pass --fallback autopilot to let the autopilot stand in (its steps are counted).", code)
+    raise typer.Exit(code)
+
+
+def decided_by_text(decided_by: dict, decisions: int) -> str:
+    """``own 40 · after a retry 3 · fallback (autopilot) 5 (10%) · …`` for a summary."""
+    names = {"strategist": "own", "retry": "after a retry", "fallback": "fallback (autopilot)",
+             "loop_break": "loop break (autopilot)"}
+    parts = []
+    for key, label in names.items():
+        n = int(decided_by.get(key, 0) or 0)
+        if n or key == "strategist":
+            share = f" ({100 * n / decisions:.0f}%)" if decisions and key in ("fallback", "loop_break") else ""
+            parts.append(f"{label} {n}{share}")
+    return " · ".join(parts)
+
+
+def print_summary(summary) -> None:
     table = Table(title=f"Episode {summary.episode_id} summary", show_header=False)
+    decisions = f"{summary.decisions} ({summary.decisions_per_1000_turns} per 1,000 turns)"
+    if summary.failed_decisions:
+        decisions += f"; {summary.failed_decisions} steps without a usable decision, nothing played"
     rows = [
         ("strategist", summary.strategist), ("seed / role", f"{summary.seed} / {summary.role}"),
         ("ended by", summary.end_reason + (f" ({summary.death_reason})" if summary.death_reason else "")),
         ("score", summary.score), ("depth (max)", f"{summary.depth} ({summary.max_depth})"),
         ("experience level (max)", f"{summary.xp_level} ({summary.max_xp_level})"), ("turns", summary.turns),
         ("BALROG progression", f"{summary.progression * 100:.2f}%"),
-        ("decisions", f"{summary.decisions} ({summary.decisions_per_1000_turns} per 1,000 turns)"),
+        ("decisions", decisions),
+        ("decided by", decided_by_text(summary.decided_by, summary.decisions)),
         ("model calls / tokens in / out", f"{summary.model_calls} / {summary.input_tokens} / {summary.output_tokens}"),
         ("cost", f"${summary.cost_usd:.4f}"),
         ("skills used", ", ".join(f"{k}×{v}" for k, v in sorted(summary.skills_used.items(), key=lambda kv: -kv[1]))),
@@ -76,8 +119,6 @@ def play(
     for k, v in rows:
         table.add_row(k, str(v))
     console.print(table)
-    if record_dir:
-        console.print(f"Recorded in {record_dir}/ (ttyrec, transcript, summary.json)")
 
 
 class _Progress:
@@ -110,13 +151,16 @@ class _Progress:
         from rich.panel import Panel
         from rich.text import Text
 
-        screen = ""
+        screen, over = "", False
         try:
-            screen = "\n".join(agent.api._kb.screen_lines())
+            # after a death: NetHack's tombstone and farewell (the API's final screen)
+            screen = "\n".join(ln.rstrip() for ln in agent.api._kb.screen_lines())
+            over = bool(agent.api.game_over)
         except Exception:
             pass
         body = Text(screen + "\n" + line + "\nreason: " + (d.reasoning or "")[:150])
-        self.live.update(Panel(body, title=f"Hackwright · {agent.strategist.name}"))
+        title = f"Hackwright · {agent.strategist.name}" + (" · game over" if over else "")
+        self.live.update(Panel(body, title=title))
 
     def stop(self) -> None:
         if self.live is not None:

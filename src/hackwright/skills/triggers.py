@@ -32,7 +32,7 @@ import ast
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 import numpy as np
 from nle import nethack as nh
@@ -54,6 +54,9 @@ class TriggerConfig:
     watch_messages: tuple[str, ...] = ()  # regular expressions for "message" events
     turn_cap: Optional[int] = None  # the episode's turn cap: a "turn_cap" event stops any skill there
     always_stop: tuple[str, ...] = ()  # events that stop any skill, declared or not (unless it handles them)
+    # The user asked the episode to stop (Ctrl-C): a "user_stop" event stops any skill at
+    # its next game action, whatever it handles.
+    stop_requested: Optional[Callable[[], bool]] = None
 
 
 def declared_triggers(code: str) -> tuple[str, ...]:
@@ -97,6 +100,7 @@ class EventMonitor:
         self.pending: list[GameEvent] = []  # for the runner: events since it last looked
         self.seen = self._look(api)
         self._capped = False
+        self._stopped = False
 
     def _look(self, api) -> _Seen:
         obs = api.game.obs
@@ -172,6 +176,10 @@ class EventMonitor:
         for m in recent:
             if any(p.search(m) for p in self._patterns):
                 events.append(GameEvent("message", turn, m, {"text": m}))
+        wants_stop = self.config.stop_requested
+        if wants_stop is not None and wants_stop() and not self._stopped:
+            self._stopped = True
+            events.append(GameEvent("user_stop", turn, "the user asked the episode to stop", {}))
         cap = self.config.turn_cap
         if cap is not None and turn >= cap and not self._capped:
             self._capped = True

@@ -187,9 +187,20 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE INDEX IF NOT EXISTS decisions_episode ON decisions (episode_id, id);
 """
 
+# Who made each decision: the named strategist ("strategist"), the same after an unusable
+# reply was sent back ("retry"), the fallback strategist standing in for a failed model
+# ("fallback"), or the autopilot breaking a loop ("loop_break"); the episode counts both
+# kinds of stand-in, so no table shows a model's figures without them.
+_V3_DECIDED_BY = """
+ALTER TABLE decisions ADD COLUMN decided_by TEXT;
+ALTER TABLE episodes ADD COLUMN fallback_decisions INTEGER DEFAULT 0;
+ALTER TABLE episodes ADD COLUMN loop_break_decisions INTEGER DEFAULT 0;
+"""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (1, _V1_SKILLS),
     (2, _V2_EPISODES),
+    (3, _V3_DECIDED_BY),
 ]
 
 

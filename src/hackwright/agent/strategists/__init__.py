@@ -1,8 +1,14 @@
 """Strategists: who makes the decisions. ``make_strategist("autopilot" | "handcrafted" |
-"random" | "anthropic:MODEL" | "openai:MODEL[@BASE_URL]" | "replay:FILE")``."""
+"random" | "anthropic:MODEL" | "openai:MODEL[@BASE_URL]" | "replay:FILE")``.
+
+Names are checked, never guessed: ``check_spec`` refuses anything else with the valid
+choices (a typo such as ``gpt4`` must not quietly become a model of that name)."""
 
 from __future__ import annotations
 
+import difflib
+import re
+from pathlib import Path
 from typing import Any, Optional
 
 from .autopilot import Autopilot
@@ -10,13 +16,64 @@ from .baselines import Handcrafted, RandomAgent
 from .model import ModelStrategist
 
 BUILTIN = ("autopilot", "handcrafted", "random")
+MODEL_KINDS = ("anthropic", "openai", "replay")
+# Bots play whole games on their own (the NetHackers contract), under `hackwright eval` only.
+BOTS = ("autoascend",)
+CHOICES = "autopilot, handcrafted, random, anthropic:MODEL[@BASE_URL], openai:MODEL[@BASE_URL], replay:FILE"
+BOT_CHOICES = "autoascend, bot:PATH"
+FALLBACKS = ("autopilot",)
+
+
+class UnknownAgentError(ValueError):
+    """An ``--agent``/``--llm`` name that names no strategist; the message lists the valid ones."""
+
+
+def check_spec(spec: Optional[str], *, bots: bool = False, flag: str = "--llm") -> str:
+    """``spec`` stripped, if it names a strategist (or, with ``bots``, a bot); else
+    :class:`UnknownAgentError` with the choices and the closest one."""
+    spec = (spec or "autopilot").strip()
+    choices = CHOICES + (", " + BOT_CHOICES if bots else "")
+    if spec in BUILTIN or spec in ("offline", "none"):
+        return spec
+    if spec in BOTS or spec.startswith("bot:"):
+        if not bots:
+            raise UnknownAgentError(f"{flag} {spec}: bots play under `hackwright eval --agent {spec}` only; "
+                                    f"here choose {CHOICES}")
+        if spec.startswith("bot:") and not spec[4:].strip():
+            raise UnknownAgentError(f"{flag} bot:PATH needs the bot's folder (one with a bot.py), e.g. bot:bots/mine")
+        return spec
+    kind, sep, rest = spec.partition(":")
+    if sep and kind.strip().lower() in MODEL_KINDS:
+        rest = rest.strip()
+        if not rest or rest.startswith("@"):
+            raise UnknownAgentError(f"{flag} {spec} names no model: write {kind}:MODEL, e.g. "
+                                    f"{'anthropic:claude-sonnet-5-5' if kind == 'anthropic' else 'openai:gpt-4o'}")
+        if kind == "replay" and not Path(rest).is_file():
+            raise UnknownAgentError(f"{flag} {spec}: no transcript file at {rest} "
+                                    "(runs/<run>/transcript.jsonl is where play records one)")
+        if "@" in rest and kind != "replay" and not re.search(r"@https?://\S+$", rest):
+            raise UnknownAgentError(f"{flag} {spec}: the server goes after @ as http(s)://HOST[:PORT]/PATH, "
+                                    f"e.g. {kind}:MODEL@http://localhost:8000/v1")
+        return spec
+    hint = _closest(spec)
+    raise UnknownAgentError(f"unknown {flag} {spec!r}: choose {choices}" + (f" (did you mean {hint}?)" if hint else ""))
+
+
+def _closest(spec: str) -> Optional[str]:
+    low = spec.lower()
+    if low.startswith(("claude", "anthropic")):
+        return f"anthropic:{spec}"
+    if low.startswith(("gpt", "o1", "o3", "o4", "chatgpt", "qwen", "llama", "mistral", "deepseek")):
+        return f"openai:{spec}"
+    near = difflib.get_close_matches(low, list(BUILTIN) + list(BOTS), n=1, cutoff=0.6)
+    return near[0] if near else None
 
 
 def make_strategist(spec: str, *, transcript: Optional[str] = None, seed: Optional[int] = 0,
                     **backend_options: Any):
     """The strategist for an ``--llm``/``--agent`` spec; model exchanges are written to
     ``transcript``; ``seed`` seeds the random agent."""
-    spec = (spec or "autopilot").strip()
+    spec = check_spec(spec)
     if spec in ("autopilot", "offline", "none"):
         return Autopilot()
     if spec == "handcrafted":
@@ -42,5 +99,5 @@ def default_llm_spec(env: Optional[dict] = None) -> str:
     return "autopilot"
 
 
-__all__ = ["Autopilot", "Handcrafted", "ModelStrategist", "RandomAgent", "BUILTIN", "make_strategist",
-           "default_llm_spec"]
+__all__ = ["Autopilot", "Handcrafted", "ModelStrategist", "RandomAgent", "BUILTIN", "BOTS", "CHOICES", "FALLBACKS",
+           "UnknownAgentError", "check_spec", "make_strategist", "default_llm_spec"]

@@ -13,7 +13,8 @@ class ModelStrategist:
 
     An unusable reply goes back to the model with what to fix, at most
     ``max_invalid`` times per decision; then ``DecisionError`` reaches the loop,
-    which lets the autopilot take that one step.
+    which skips the step (or lets the fallback strategist take it, when the user
+    asked for one) and counts it.
     """
 
     def __init__(self, backend: ModelBackend, *, max_invalid: int = 2):
@@ -25,9 +26,10 @@ class ModelStrategist:
         prompt = ctx.prompt()
         messages = [Message("user", prompt.user)]
         last_error: Optional[Exception] = None
-        for _ in range(self.max_invalid + 1):
+        for attempt in range(self.max_invalid + 1):
             reply: ModelReply = await self.backend.complete(prompt.system, messages)
             ctx.record_reply(reply, prompt, messages)
+            ctx.retries = attempt  # the loop records a decision made after a retry as such
             try:
                 return reply.decision()
             except DecisionError as e:
