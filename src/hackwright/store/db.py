@@ -359,6 +359,18 @@ def corrupt_path(p: Path) -> Path:
     return target
 
 
+def move_sidecars(p: Path, target: Path) -> None:
+    """Move a database's -wal, -shm and -journal files after the database moved to ``target``
+    (best effort: a left-over side file only costs disk)."""
+    for suffix in ("-wal", "-shm", "-journal"):
+        side = p.with_name(p.name + suffix)
+        if side.exists():
+            try:
+                os.replace(side, target.with_name(target.name + suffix))
+            except OSError:  # pragma: no cover - best effort
+                pass
+
+
 def _move_aside(p: Path, reason: str) -> Path:
     target = corrupt_path(p)
     try:
@@ -367,13 +379,7 @@ def _move_aside(p: Path, reason: str) -> Path:
         # another process moved it first; report the file it is (probably) at
         log.warning("corrupt database %s was already moved aside by another process", p)
         return target
-    for suffix in ("-wal", "-shm", "-journal"):
-        side = p.with_name(p.name + suffix)
-        if side.exists():
-            try:
-                os.replace(side, target.with_name(target.name + suffix))
-            except OSError:  # pragma: no cover - best effort
-                pass
+    move_sidecars(p, target)
     log.warning("corrupt database %s (%s): moved aside to %s; starting a new one", p, reason, target)
     return target
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .db import transaction
+from .db import move_sidecars, transaction
 
 _VERSION_COLUMNS = "name, version, code, created_at, description, category, source"
 _EXECUTION_COLUMNS = ("timestamp", "skill_name", "params", "stopped_reason", "success", "actions_taken",
@@ -282,13 +282,7 @@ def _rename_merged(path: Path) -> Optional[Path]:
         os.replace(path, target)
     except FileNotFoundError:  # another process merged it first
         return None
-    for suffix in ("-wal", "-shm", "-journal"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            try:
-                os.replace(side, target.with_name(target.name + suffix))
-            except OSError:  # pragma: no cover - best effort
-                pass
+    move_sidecars(path, target)
     return target
 
 
