@@ -39,10 +39,16 @@ def server():
         yield s
 
 
+# The client waits this long per attempt: far more than a loaded machine needs to answer on
+# 127.0.0.1, so only a reply the server withholds (a Delay of NEVER_S) times out.
+CLIENT_TIMEOUT_S = 5.0
+NEVER_S = 3600.0  # the fake server drops a delayed reply when it stops
+
+
 def episode(tmp_path, llm: str, steps: int, **kw) -> EpisodeConfig:
     return EpisodeConfig(seed=5, llm=llm, max_steps=steps, db_path=str(tmp_path / "m.db"),
                          library_path=str(tmp_path / "skills"), record_dir=str(tmp_path / kw.pop("rec", "rec")),
-                         backend_options={"timeout": 1.0, "max_retries": 2, **kw})
+                         backend_options={"timeout": CLIENT_TIMEOUT_S, "max_retries": 2, **kw})
 
 
 async def test_an_anthropic_episode_creates_a_skill_reuses_it_and_survives_bad_replies(tmp_path, server):
@@ -53,7 +59,7 @@ async def test_an_anthropic_episode_creates_a_skill_reuses_it_and_survives_bad_r
         Reply(text=json.dumps(invoke("search_a_while", times=3))),  # … and reuses the saved skill
         Reply(text="Let me think about the stairs. No JSON here at all."),  # malformed: sent back with a fix
         Reply(text=json.dumps(invoke("search_a_while"))),
-        Delay(2.0),  # longer than the client's timeout: the SDK retries
+        Delay(NEVER_S),  # no reply until the client's timeout ends the attempt: the SDK retries
         Reply(tool_input=invoke("search_a_while", times=1)),
     )
     cfg = episode(tmp_path, f"anthropic:claude-sonnet-5-5@{server.url}", steps=5)

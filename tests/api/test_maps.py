@@ -6,9 +6,8 @@ display; a few scenarios play a real MiniHack level and follow the paths there.
 
 from __future__ import annotations
 
-import statistics
-import time
-
+import gymnasium
+import minihack  # noqa: F401  (registers the MiniHack environments)
 import numpy as np
 import pytest
 from nle import nethack as nh
@@ -415,7 +414,8 @@ def test_paths_on_random_maps_are_legal_and_as_cheap_as_the_distance_map_says():
     assert checked > 100
 
 
-def test_pathfinding_on_a_full_21x79_map_takes_under_5_ms():
+def test_full_21x79_maps_give_level_spanning_paths_and_fold_in_a_walking_monster():
+    # How fast these run is `hackwright bench maps` (docs/benchmarks.md), not a test.
     open_floor = LevelMemory(0, 1, 1, "Dungeons of Doom")
     open_floor.update(np.full((21, 79), FLOOR, dtype=np.int16), Position(0, 0), 1)
     serpent = np.full((21, 79), FLOOR, dtype=np.int16)
@@ -429,38 +429,23 @@ def test_pathfinding_on_a_full_21x79_map_takes_under_5_ms():
     shut = LevelMemory(0, 1, 1, "Dungeons of Doom")
     shut.update(pocket, Position(0, 0), 1)
 
-    def median_ms(fn, n=30):
-        times = []
-        for _ in range(n):
-            t = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t)
-        return 1000 * statistics.median(times)
-
     corner, far = Position(0, 0), Position(78, 20)
-    assert len(find_path(open_floor, corner, far)) == 78
-    assert len(find_path(maze, corner, Position(0, 20))) == 10 * 78 + 1
+    across = find_path(open_floor, corner, far)
+    assert len(across) == 78 and assert_legal(open_floor, corner, across, far)
+    winding = find_path(maze, corner, Position(0, 20))
+    assert len(winding) == 10 * 78 + 1 and assert_legal(maze, corner, winding, Position(0, 20))
     assert find_path(shut, corner, far) is None
-    timings = {
-        "open floor corner to corner": median_ms(lambda: find_path(open_floor, corner, far)),
-        "serpentine, 781 steps": median_ms(lambda: find_path(maze, corner, Position(0, 20))),
-        "unreachable (floods all)": median_ms(lambda: find_path(shut, corner, far)),
-        "distance_map": median_ms(lambda: distance_map(open_floor, corner)),
-    }
-    print("\n" + "\n".join(f"{k}: {v:.2f} ms" for k, v in timings.items()))
-    assert max(timings.values()) < 20
+    dist = distance_map(open_floor, corner)
+    assert dist[20, 78] == 78 and (dist >= 0).all()  # open floor: every square reachable
 
-    screens = [np.where(np.arange(79)[None, :] == i % 79, JACKAL, serpent).astype(np.int16) for i in range(100)]
-    t = time.perf_counter()
-    for i, screen in enumerate(screens):
+    for i in range(100):  # a jackal walks east along the top row, one square per screen
+        screen = np.where(np.arange(79)[None, :] == i % 79, JACKAL, serpent).astype(np.int16)
         maze.update(screen, Position(i % 79, 0), 2 + i)
-    update_us = 1e6 * (time.perf_counter() - t) / len(screens)
-    t = time.perf_counter()
     tiles = maze.to_dungeon_level(1)
-    tiles_ms = 1000 * (time.perf_counter() - t)
-    print(f"update with a moving monster: {update_us:.0f} us; to_dungeon_level: {tiles_ms:.2f} ms")
-    assert update_us < 1000 and tiles_ms < 100
     assert len(tiles.tiles) == 21 and len(tiles.tiles[0]) == 79
+    assert tiles.tiles[1][0].char == "-" and tiles.tiles[1][78].is_walkable
+    assert maze.monsters[0].nonzero()[0].tolist() == [99 % 79]  # only where the jackal is now
+    assert (maze.glyphs[0] == FLOOR).all()  # the floor it walked over is remembered, not the jackal
 
 
 # ---------------------------------------------------------------- real MiniHack games
@@ -472,9 +457,7 @@ class MiniGame:
     """A MiniHack level driven action by action, its screen folded into a LevelMemory."""
 
     def __init__(self, des: str):
-        gym = pytest.importorskip("gymnasium")
-        pytest.importorskip("minihack")
-        self.env = gym.make(
+        self.env = gymnasium.make(
             "MiniHack-Navigation-Custom-v0",
             des_file=des,
             actions=nh.ACTIONS,

@@ -6,6 +6,7 @@ a slice of it: the entries that answer a few questions among unrelated ones.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import numpy as np
@@ -18,6 +19,12 @@ from hackwright.kb.search import KnowledgeBase
 from .conftest import FIXTURES, needs_dense
 
 pytestmark = needs_dense
+
+# FAISS is optional (faiss-cpu, in hackwright[kb-dense]): without it the index is numpy's.
+FAISS_INSTALLED = importlib.util.find_spec("faiss") is not None
+EXPECTED_BACKEND = "faiss" if FAISS_INSTALLED else "numpy"
+needs_faiss = pytest.mark.skipif(not FAISS_INSTALLED,
+                                 reason="faiss is not installed (pip install faiss-cpu; part of hackwright[kb-dense])")
 
 QUESTIONS = {
     "what happens if I hit a floating eye in melee?": {"monster:floating eye", "encyclopedia:floating eye"},
@@ -46,10 +53,12 @@ def test_numpy_minilm_reproduces_sentence_transformers_embeddings(reference):
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
-def test_faiss_and_numpy_indexes_rank_alike(monkeypatch):
+@needs_faiss
+def test_with_faiss_installed_the_index_is_faiss_and_numpy_without_it_ranks_alike(monkeypatch):
     vecs = dense.encoder().encode(["a newt", "a floating eye", "a long sword", "a cockatrice corpse"])
     q = dense.encoder().encode(["eating a cockatrice"])[0]
     index = dense.VectorIndex([10, 11, 12, 13], vecs)
+    assert index.backend == "faiss"
     monkeypatch.setitem(__import__("sys").modules, "faiss", None)  # importing faiss now fails
     plain = dense.VectorIndex([10, 11, 12, 13], vecs)
     assert plain.backend == "numpy"
@@ -84,7 +93,13 @@ def test_hybrid_is_what_auto_uses_once_every_chunk_has_a_vector(slice_kb):
     assert hits[0].mode == "hybrid"
 
 
+def test_dense_search_runs_on_faiss_when_it_is_installed_and_kb_info_says_so(slice_kb):
+    assert slice_kb.search("floating eye passive", k=3, mode="dense")
+    assert slice_kb._index.backend == EXPECTED_BACKEND  # the index the search just used
+    assert slice_kb.info().vector_backend == EXPECTED_BACKEND
+
+
 def test_vectors_are_cached_by_text_so_a_second_pass_embeds_nothing(slice_kb):
     assert slice_kb.embed() == (0, 0.0)
     info = slice_kb.info()
-    assert info.embedded == info.chunks and info.vector_backend in ("faiss", "numpy")
+    assert info.embedded == info.chunks

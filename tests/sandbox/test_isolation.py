@@ -13,7 +13,6 @@ import resource
 import select
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -74,7 +73,7 @@ def _say(fd: int, text: str) -> None:
     os.write(fd, (text.replace("\n", " ") + "\n").encode())
 
 
-def in_child(body: Callable[[int], None], timeout: float = 10.0) -> Outcome:
+def in_child(body: Callable[[int], None], timeout: float = 30.0) -> Outcome:
     """Run ``body(report_fd)`` in a forked child; collect its report lines and how it ended."""
     r, w = os.pipe()
     pid = os.fork()
@@ -144,7 +143,7 @@ def isolated(
     keep: tuple[int, ...] = (),
     memory_bytes: int = 256 * MiB,
     cpu_seconds: int = 5,
-    timeout: float = 10.0,
+    timeout: float = 30.0,
 ) -> Outcome:
     """Fork, isolate the child for ``stack``, run ``attempt()`` there and report ``result ok <repr>``
     or ``result raised <Exception> <errno>``."""
@@ -300,7 +299,7 @@ def test_an_isolated_child_still_talks_over_its_inherited_socketpair():
     talker.start()
     out = in_child(body)
     worker.close()
-    talker.join(timeout=5)
+    talker.join(timeout=30)
     host.close()
     assert out.result == "done", out
     assert replies == [{"echo": "PING"}, {"echo": "NORTH"}, {"echo": "SEARCH"}, b"msg:x"]
@@ -371,7 +370,7 @@ def test_an_isolated_child_dies_with_its_parent():
             try:
                 isolate_child(Stack.USERNS, keep_fds=[w, ready_w], memory_bytes=64 * MiB, cpu_seconds=5)
                 os.write(ready_w, b"r")
-                time.sleep(5)  # bounded, in case PDEATHSIG failed
+                time.sleep(3600)  # only PDEATHSIG ends it before the test gives up waiting
             finally:
                 os._exit(0)
         os.close(ready_w)
@@ -379,14 +378,14 @@ def test_an_isolated_child_dies_with_its_parent():
         _say(w, f"result {pid}")
         # returning ends the middle process: the isolated grandchild must die with it
 
-    started = time.monotonic()
-    out = in_child(middle, timeout=8)
-    assert not out.timed_out  # EOF came: the grandchild (holding the pipe too) is gone
-    assert time.monotonic() - started < 3
+    out = in_child(middle, timeout=30)
     grandchild = int(out.result)
+    if out.timed_out:  # the grandchild outlived its parent: clean up, then fail
+        os.kill(grandchild, signal.SIGKILL)
+    assert not out.timed_out, "the isolated grandchild still held the pipe 30 s after its parent ended"
     # Its pipe ends close while it exits, a moment before it turns zombie: allow that moment.
     state = "?"
-    deadline = time.monotonic() + 2
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             with open(f"/proc/{grandchild}/stat") as f:
@@ -416,11 +415,9 @@ def test_an_isolated_child_a_cpu_loop_is_stopped_by_rlimit_cpu():
         while True:
             pass
 
-    started = time.monotonic()
-    out = isolated(spin, cpu_seconds=1, timeout=15)
-    assert not out.timed_out
+    out = isolated(spin, cpu_seconds=1, timeout=60)  # 1 s of CPU; a loaded machine may take many more of wall time
+    assert not out.timed_out  # the harness never had to kill it: the limit did
     assert out.signal in (signal.SIGXCPU, signal.SIGKILL)
-    assert time.monotonic() - started < 5
 
 
 @USERNS_READY
@@ -744,17 +741,15 @@ def test_a_runsc_worker_runs_in_an_empty_root(tmp_path):
     assert "etc" not in eval(done.stdout.decode())  # noqa: S307
 
 
-# --- cost -------------------------------------------------------------------------------------
+# --- again and again ---------------------------------------------------------------------------
 
 
 @USERNS_READY
-def test_isolating_a_forked_child_is_cheap():
-    costs = []
+def test_ten_children_in_a_row_isolate_exit_cleanly_and_leave_the_parent_no_open_descriptor():
+    # What isolating a child costs is `hackwright bench sandbox` ("cold worker fork + isolation").
+    before = sorted(os.listdir("/proc/self/fd"))
     for _ in range(10):
-        started = time.perf_counter()
         out = isolated(lambda: None)
-        costs.append((time.perf_counter() - started) * 1000)
-        assert out.result == "ok None"
-    median = statistics.median(costs)
-    print(f"fork + isolate_child(USERNS) + exit: median {median:.1f} ms, min {min(costs):.1f} ms")
-    assert median < 500
+        assert out.result == "ok None" and out.exit_code == 0 and not out.timed_out, out
+        assert out.line("layers").split(",")[-1] == "seccomp"
+    assert sorted(os.listdir("/proc/self/fd")) == before

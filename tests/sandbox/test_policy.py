@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import pickle
+import random
 import textwrap
 from pathlib import Path
 
@@ -30,6 +31,8 @@ from hackwright.sandbox.policy import (
     nh_methods,
     validate,
 )
+from hackwright.sandbox.runner import SkillRunner
+from tests.conftest import room_des
 
 SPEC_SKILL = Path(__file__).resolve().parents[1] / "api" / "spec_skills" / "cautious_explore.py"
 
@@ -102,13 +105,48 @@ def test_imports_inside_the_skill_are_checked_too_and_the_reason_fits_the_module
     assert "third-party" in by_line[6].instead
 
 
-def test_every_allowed_module_imports_cleanly():
+# One use of each allowed module, as a skill would make it, and what it gives.
+MODULE_USES = {
+    "bisect": ("bisect.bisect([1, 3, 5], 4)", 2),
+    "collections": ("collections.deque([1, 2]).pop() + len(collections.Counter('aab'))", 4),
+    "copy": ("copy.deepcopy([[1], [2]])", [[1], [2]]),
+    "dataclasses": ("dataclasses.is_dataclass(Position(1, 2))", True),
+    "enum": ("enum.Enum('Colour', 'RED GREEN').GREEN.value", 2),
+    "functools": ("functools.reduce(operator.add, [1, 2, 3])", 6),
+    "heapq": ("heapq.nsmallest(2, [5, 1, 4, 2])", [1, 2]),
+    "itertools": ("list(itertools.islice(itertools.count(3), 3))", [3, 4, 5]),
+    "math": ("math.floor(2.5) + math.gcd(12, 18)", 8),
+    "operator": ("operator.mul(6, 7)", 42),
+    "random": ("random.Random(7).randint(1, 1000)", random.Random(7).randint(1, 1000)),
+    "re": ("re.sub('o', '0', 'foo')", "f00"),
+    "statistics": ("statistics.median([3, 1, 2])", 2),
+    "string": ("string.ascii_lowercase[:3]", "abc"),
+    "typing": ("typing.cast(int, 3)", 3),
+}
+
+
+async def test_every_allowed_module_imports_cleanly_in_a_sandboxed_skill_and_works(make_api):
+    assert set(MODULE_USES) == set(ALLOWED_IMPORTS), "give each allowed module a use here"
     header = "".join(f"import {m}\n" for m in sorted(ALLOWED_IMPORTS))
     header += "from typing import Optional, TYPE_CHECKING\nfrom collections import deque, abc\nimport collections.abc\n"
-    body = ("q = collections.deque([1])\nx: Optional[int] = math.floor(2.5)\n"
-            "ok = isinstance(q, collections.abc.Iterable) and isinstance(q, abc.Sized)\n")
-    validate(skill(body, header=header))
-    validate("from __future__ import annotations\n" + skill("pass\n"))
+    uses = "".join(f"    {m!r}: {use},\n" for m, (use, _) in MODULE_USES.items())
+    code = header + (
+        "async def uses(nh):\n"
+        "    q = deque([1])\n"
+        "    x: Optional[int] = math.floor(2.5)\n"
+        "    sized = isinstance(q, collections.abc.Iterable) and isinstance(q, abc.Sized)\n"
+        f"    got = {{\n{uses}    }}\n"
+        "    return SkillResult('used', {'got': got, 'sized': sized, 'x': x}, 0, 0, True)\n"
+    )
+    assert validate(code).name == "uses"
+    assert validate("from __future__ import annotations\n" + skill("pass\n")).name == "probe"
+    runner = SkillRunner(make_api(room_des(["-----", "|...|", "-----"])))  # the sandbox, never in-process
+    try:
+        out = await runner.run(code)
+    finally:
+        runner.close()
+    assert out.stack and "in-process" not in out.stack
+    assert out.result.data == {"got": {m: want for m, (_, want) in MODULE_USES.items()}, "sized": True, "x": 2}
 
 
 def test_members_of_allowed_modules_that_leak_modules_or_attributes_by_name_are_rejected():
@@ -389,7 +427,9 @@ def test_top_level_code_other_than_definitions_and_constants_is_rejected():
 
 
 def test_an_endless_loop_is_not_rejected():
-    validate(skill("while True:\n    await nh.search()\n"))
+    source = skill("while True:\n    await nh.search()\n")  # the run's limits stop it, not the checker
+    info = validate(source)
+    assert (info.name, info.params, info.source) == ("probe", [], source)
 
 
 def test_nh_calls_must_be_awaited_and_exist():

@@ -100,3 +100,22 @@ def bench_sandbox(
     from ..sandbox.bench import run_sandbox_bench
 
     _emit(run_sandbox_bench(seed=seed, calls=calls, budget=budget, repeats=repeats), as_json)
+
+
+@bench_app.command("maps")
+def bench_maps(
+    calls: int = typer.Option(30, min=1, help="Calls of each search (find_path, distance_map) per repetition."),
+    updates: int = typer.Option(100, min=1, help="Screens folded into the remembered map per repetition."),
+    repeats: int = typer.Option(5, min=1, help=REPEATS_HELP),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """find_path, distance_map, LevelMemory.update and to_dungeon_level on drawn 21x79 levels; CPU and wall time."""
+    from ..bench import BenchMismatchError
+    from ..bench.maps import run_maps_bench
+
+    try:
+        report = run_maps_bench(calls=calls, updates=updates, repeats=repeats)
+    except BenchMismatchError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1)
+    _emit(report, as_json)

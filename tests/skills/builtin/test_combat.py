@@ -47,8 +47,11 @@ async def test_ranged_attack_kills_a_sleeping_floating_eye_with_thrown_daggers(p
     api = play("daggers_and_eye")
     assert (await run_skill(api, "pickup_useful")).result.success
     r = (await run_skill(api, "ranged_attack", max_throws=12)).result
-    assert r.stopped_reason in ("target_dead", "out_of_ammo"), r
+    assert r.stopped_reason == "target_dead" and r.success, r
+    assert r.data["target"] == "floating eye" and r.data["killed_turn"] == (await api.get_stats()).turn
     assert r.data["throws"] >= 1 and set(r.data["thrown_toward"]) == {"e"}
+    assert "You kill the floating eye!" in await message_log(api)
+    assert not [m for m in await api.get_visible_monsters() if m.name == "floating eye"]
     assert not re.search(r"You are frozen|You can't move|You (hit|miss) the floating eye", await message_log(api))
     assert await api.get_position() == spot(api, 2, 2)  # never walked up to it
 

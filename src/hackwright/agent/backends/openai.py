@@ -11,7 +11,7 @@ Ollama, LM Studio …) via ``base_url`` (``openai:MODEL@http://127.0.0.1:8000/v1
   them, and the backend remembers not to send tools again; decisions then come from text.
 * Retries: the SDK's own (``max_retries``, default 3 here): 408, 409, 429, 5xx, connection
   errors and timeouts, exponential backoff from 0.5 s (×2, at most 8 s, jitter) unless
-  ``retry-after-ms`` / ``retry-after`` (up to 60 s) says otherwise; ``timeout`` bounds
+  ``retry-after-ms`` / ``retry-after`` (up to 120 s) says otherwise; ``timeout`` bounds
   each attempt. The reply records the attempts made (``retries_taken + 1``).
 * Keys: ``api_key=``, else ``OPENAI_API_KEY`` for OpenAI's own servers only; other servers
   get ``"EMPTY"`` (local servers ignore it) so that a real key never leaves for them.
