@@ -13,8 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from .fake_model_server import FakeModelServer, Reply
 
 SEARCH_FOREVER = '''
@@ -78,10 +76,6 @@ def test_ctrl_c_during_play_records_the_episode_as_interrupted_and_exits_130(tmp
 
 
 def test_ctrl_c_stops_a_model_written_skill_at_its_next_action(tmp_path):
-    from hackwright.sandbox.isolation import best_stack, detect
-
-    if best_stack(detect()) is None:
-        pytest.skip("no sandbox isolation works on this machine (hackwright sandbox check)")
     decision = {"action": "create", "name": "search_forever", "category": "exploration",
                 "description": "search until stopped", "params": {}, "code": SEARCH_FOREVER}
     with FakeModelServer() as server:
@@ -117,9 +111,7 @@ def test_ctrl_c_during_eval_records_the_episodes_in_flight_and_resume_plays_them
         wait_for(lambda: started.exists() and len(list(started.glob("*/frames.bin"))) >= 2, 180,
                  "two episodes in flight", proc)
         time.sleep(1)
-        t0 = time.monotonic()
-        code, out, err = ctrl_c(proc)
-        stop_s = time.monotonic() - t0
+        code, out, err = ctrl_c(proc)  # only a hang outlasts communicate()'s limit
     finally:
         proc.kill()
     assert code == 130, err
@@ -129,7 +121,6 @@ def test_ctrl_c_during_eval_records_the_episodes_in_flight_and_resume_plays_them
     interrupted = sorted(r["seed"] for r in rows if r["end_reason"] == "interrupted")
     assert interrupted, rows
     assert len(rows) <= 2  # no new episode started after Ctrl-C
-    assert stop_s < 60
     # the same command again plays the interrupted seeds and the rest (short games this time)
     again = subprocess.run([sys.executable, "-m", "hackwright", *args, "--max-turns", "150", "--json"],
                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
@@ -139,3 +130,24 @@ def test_ctrl_c_during_eval_records_the_episodes_in_flight_and_resume_plays_them
     final = {r["seed"]: r for r in map(json.loads, (tmp_path / "ev" / "episodes.jsonl").read_text().splitlines())}
     assert sorted(final) == [0, 1, 2, 3]
     assert all(final[s]["end_reason"] != "interrupted" for s in interrupted)
+
+
+def test_ctrl_c_during_a_bot_evaluation_stops_each_bot_before_its_next_action(tmp_path):
+    bot = Path(__file__).resolve().parents[1] / "eval" / "bots" / "escape_bot"  # lives until a cap
+    proc = start("eval", "--agent", f"bot:{bot}", "--seeds", "0-3", "--workers", "2", "--out", "ev", "--no-report",
+                 "--max-turns", "100000", cwd=tmp_path)
+    started = tmp_path / "ev" / "episodes"
+    try:
+        wait_for(lambda: started.exists() and len(list(started.glob("*/frames.bin"))) >= 2, 180,
+                 "two bot episodes in flight", proc)
+        time.sleep(2)
+        code, out, err = ctrl_c(proc)
+    finally:
+        proc.kill()
+    assert code == 130, err
+    assert "Traceback" not in out + err
+    rows = [json.loads(ln) for ln in (tmp_path / "ev" / "episodes.jsonl").read_text().splitlines()]
+    assert len(rows) <= 2 and any(r["end_reason"] == "interrupted" for r in rows), [r["end_reason"] for r in rows]
+    for r in rows:
+        if r["end_reason"] == "interrupted":
+            assert r["decisions"] > 0  # the bot played, then stopped

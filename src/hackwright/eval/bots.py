@@ -151,6 +151,12 @@ def _read_only(observation: Mapping[str, Any]) -> dict:
     return dict(observation)
 
 
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
 def _failure(stage: str, e: BaseException) -> tuple[str, tuple[str, str, str]]:
     return "error", (stage, f"{type(e).__name__}: {e}", traceback.format_exc(limit=20)[-8000:])
 
@@ -212,7 +218,14 @@ class BotProcess:
         self._conn, child = ctx.Pipe(duplex=True)
         self._process = ctx.Process(target=_bot_main, args=(child, str(source.directory), int(seed), os.getpid()),
                                     name=f"hackwright-bot-{source.name}", daemon=True)
-        self._process.start()
+        # Started with Ctrl-C ignored (kept through exec), so a terminal's SIGINT cannot
+        # reach the interpreter while it starts, before _bot_main ignores it itself.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+        try:
+            self._process.start()
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         child.close()
         try:
             self._expect("ready", "load", startup_timeout_s)
