@@ -23,6 +23,24 @@ def room_des(rows: list[str], extra: str = "", hero: tuple[int, int] = (1, 1)) -
     )
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--no-sandbox-layer", action="append", default=[], metavar="LAYER",
+        help="tests/sandbox/test_escapes.py: keep LAYER off in the runs that expect it to hold, so every case "
+             "that claims it must fail (repeatable; 'all' for every layer)")
+
+
+def pytest_configure(config):
+    names = config.getoption("--no-sandbox-layer")
+    if names:
+        from tests.sandbox.escape_host import TEST_LAYERS
+
+        unknown = sorted(set(names) - set(TEST_LAYERS) - {"all"})
+        if unknown:
+            raise pytest.UsageError(f"--no-sandbox-layer: unknown layer {', '.join(unknown)}; "
+                                    f"choose from {', '.join(TEST_LAYERS)} or all")
+
+
 @pytest.fixture
 def make_api():
     """Factory: make_api(des=..., seed=..., **GameConfig fields) -> NetHackAPI; closed after the test."""

@@ -74,11 +74,15 @@ class Worker:
 
 
 class Zygote:
-    """The pre-loaded worker parent (see ``zygote.py``), seen from the host."""
+    """The pre-loaded worker parent (see ``zygote.py``), seen from the host.
 
-    def __init__(self, stack: Stack, cpu: Optional[int] = None):
+    ``layers_off``: sandbox layers its workers go without (escape tests only; see
+    ``layers.py``)."""
+
+    def __init__(self, stack: Stack, cpu: Optional[int] = None, layers_off: frozenset[str] = frozenset()):
         self.stack = stack
         self.cpu = cpu
+        self.layers_off = layers_off
         self.proc: Optional[subprocess.Popen] = None
         self.ctrl: Optional[socket.socket] = None
         self.exits: dict[int, int] = {}
@@ -89,6 +93,8 @@ class Zygote:
     def start(self) -> None:
         host, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [sys.executable, "-I", "-m", "hackwright.sandbox.zygote", str(child.fileno()), self.stack.name]
+        if self.layers_off:
+            argv.append(",".join(sorted(self.layers_off)))
         if self.stack is Stack.BWRAP:
             from .isolation import bwrap_command
 
@@ -96,6 +102,8 @@ class Zygote:
             argv = bwrap_command(caps.bwrap, argv, ro_paths=_python_paths(), keep_fds=[child.fileno()])
         # An empty environment: nothing secret is ever inside the sandbox.
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+        if "environment" in self.layers_off:
+            env = dict(os.environ)
         cpu = self.cpu
 
         def pin() -> None:  # runs in the child before exec: bwrap, the zygote and its workers inherit it
@@ -253,9 +261,11 @@ class WorkerPool:
     """
 
     def __init__(self, stack: Stack, cpu: Optional[int] = None, backend: str = "local",
-                 docker_image: Optional[str] = None, docker_runtime: Optional[str] = None):
+                 docker_image: Optional[str] = None, docker_runtime: Optional[str] = None,
+                 layers_off: frozenset[str] = frozenset()):
         self.stack = stack
         self.cpu = cpu
+        self.layers_off = layers_off
         self.backend = backend
         self.docker_image, self.docker_runtime = docker_image, docker_runtime
         self.zygote: Optional[Zygote] = None
@@ -274,7 +284,7 @@ class WorkerPool:
 
                 self.zygote = DockerPool(self.docker_image, self.docker_runtime)  # type: ignore[assignment]
             else:
-                self.zygote = Zygote(self.stack, self.cpu)
+                self.zygote = Zygote(self.stack, self.cpu, self.layers_off)
                 self.zygote.start()
         return self.zygote
 

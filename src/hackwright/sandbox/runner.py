@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -23,6 +24,7 @@ from ..skills.result import SkillResult
 from ..skills.triggers import EventMonitor, TriggerConfig, declared_triggers, unknown_triggers
 from . import errors, surface
 from .isolation import Stack, best_stack, detect
+from .layers import check_layers_off
 from .pool import Worker, WorkerPool, Zygote  # noqa: F401 - Worker, Zygote: importable from here as before
 from .protocol import MAX_FRAME, ChannelClosed, ProtocolError
 from .worker import OutputBuffer, drive, skill_namespace, trimmed_traceback
@@ -92,13 +94,18 @@ class SkillRunner:
     mode: "sandbox" (isolated workers; the default for model-written skills),
     "inprocess" (trusted built-in skills only: no isolation at all).
     ``allow_weak`` opts into seccomp + rlimits only where nothing stronger
-    works — with a loud warning.
+    works — with a loud warning. ``layers_off`` is for the sandbox's escape
+    tests only and refused anywhere else (see ``sandbox/layers.py``).
     """
 
     def __init__(self, api, *, mode: str = "sandbox", limits: Optional[SandboxLimits] = None,
                  allow_weak: bool = False, stack: Optional[Stack] = None, pin_cpu: bool = True,
-                 backend: str = "local", docker_image: Optional[str] = None, docker_runtime: Optional[str] = None):
+                 backend: str = "local", docker_image: Optional[str] = None, docker_runtime: Optional[str] = None,
+                 layers_off: Iterable[str] = ()):
         self.api = api
+        self.layers_off = check_layers_off(layers_off)
+        if self.layers_off and (mode != "sandbox" or backend != "local"):
+            raise ValueError("layers_off applies only to mode='sandbox' with the local backend")
         self.backend = backend
         self.docker_image, self.docker_runtime = docker_image, docker_runtime
         self.cpu = _choose_cpu() if pin_cpu and mode == "sandbox" and backend == "local" else None
@@ -136,7 +143,9 @@ class SkillRunner:
             self.stack = chosen
         else:
             raise ValueError(f"unknown mode {mode!r}; use 'sandbox' or 'inprocess'")
-        self._pool = WorkerPool(self.stack, self.cpu, backend, docker_image, docker_runtime)
+        if self.layers_off:
+            self.warnings.append(f"TEST ONLY: sandbox layers switched off: {', '.join(sorted(self.layers_off))}")
+        self._pool = WorkerPool(self.stack, self.cpu, backend, docker_image, docker_runtime, self.layers_off)
 
     # ------------------------------------------------------------ workers
     def warm_up(self) -> None:
@@ -349,7 +358,7 @@ class SkillRunner:
 
     def _serve(self, m: Any, a: Any, k: Any, prefetch: Optional[list] = None) -> dict:
         api = self.api
-        if not isinstance(m, str) or m not in surface.CALLABLE:
+        if not isinstance(m, str) or (m not in surface.CALLABLE and "surface" not in self.layers_off):
             return {"op": "exc", "type": "AttributeError", "s": api.game.steps,
                     "msg": f"nh has no method {m!r}; see the NetHack API for what skills can call"}
         if not isinstance(a, list) or not isinstance(k, dict) or not all(isinstance(x, str) for x in k):

@@ -182,12 +182,18 @@ def _safe_getattr(obj, name, *default):
     return getattr(obj, name, *default)
 
 
-def skill_namespace(out: OutputBuffer, module_name: str = "skill") -> dict[str, Any]:
+def skill_namespace(out: OutputBuffer, module_name: str = "skill", restricted: bool = True) -> dict[str, Any]:
     """Globals for skill code: a real module registered in sys.modules (dataclasses
-    defined by a skill look their module up there), with the injected names."""
-    safe = {k: v for k, v in vars(builtins).items() if k not in _REMOVED_BUILTINS}
-    safe["__import__"] = _skill_import
-    safe["getattr"] = _safe_getattr
+    defined by a skill look their module up there), with the injected names.
+
+    ``restricted=False`` (the escape tests' "builtins" layer switched off) keeps
+    Python's own builtins, import and getattr."""
+    if restricted:
+        safe = {k: v for k, v in vars(builtins).items() if k not in _REMOVED_BUILTINS}
+        safe["__import__"] = _skill_import
+        safe["getattr"] = _safe_getattr
+    else:
+        safe = dict(vars(builtins))
     safe["print"] = lambda *a, sep=" ", end="\n", **_: out.write(sep.join(str(x) for x in a) + end)
     mod = types.ModuleType(module_name)
     ns = mod.__dict__
@@ -218,12 +224,12 @@ def trimmed_traceback(exc: BaseException) -> str:
     return "\n".join(lines)
 
 
-def run_skill(chan: Channel, request: dict) -> dict:
+def run_skill(chan: Channel, request: dict, restricted: bool = True) -> dict:
     """Run the requested skill; returns the final frame to send."""
     out = OutputBuffer(int(request.get("max_output", 65536)))
     code = request["code"]
     linecache.cache[SKILL_FILENAME] = (len(code), None, code.splitlines(True), SKILL_FILENAME)
-    ns = skill_namespace(out)
+    ns = skill_namespace(out, restricted=restricted)
     try:
         exec(compile(code, SKILL_FILENAME, "exec"), ns)
         fn = ns.get(request["entry"])
@@ -246,17 +252,17 @@ def run_skill(chan: Channel, request: dict) -> dict:
         }
 
 
-def serve(chan: Channel) -> None:
+def serve(chan: Channel, restricted: bool = True) -> None:
     """Answer pings until the run request comes, run it, answer, exit.
 
     The host pings a waiting worker before giving it a skill, to tell a live
-    worker from one that died while it waited.
+    worker from one that died while it waited. ``restricted``: see ``skill_namespace``.
     """
     request = chan.recv()
     while isinstance(request, dict) and request.get("op") == "ping":
         chan.send({"op": "pong"})
         request = chan.recv()
-    final = run_skill(chan, request)
+    final = run_skill(chan, request, restricted)
     try:
         chan.send(final)
     except Exception as e:  # e.g. an enormous result

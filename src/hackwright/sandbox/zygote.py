@@ -15,7 +15,9 @@ then waits on its control socket (SOCK_SEQPACKET, inherited from the host):
 Forking from this warm process costs a few milliseconds instead of the tens a
 fresh interpreter needs.
 
-Run as ``python -m hackwright.sandbox.zygote FD STACK``.
+Run as ``python -m hackwright.sandbox.zygote FD STACK [LAYERS_OFF]``; the optional
+comma-separated ``LAYERS_OFF`` comes only from ``SkillRunner(layers_off=...)``, which
+the escape tests alone use (see ``layers.py``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import traceback  # noqa: F401
 import typing  # noqa: F401
 
 from .isolation import Stack, isolate_child
+from .layers import ISOLATION_LAYERS
 from .protocol import decode, encode
 from .worker import Channel, serve
 
@@ -59,7 +62,7 @@ def _send(ctrl: socket.socket, msg: dict, fds: tuple[int, ...] = ()) -> None:
         ctrl.send(data)
 
 
-def _spawn(ctrl: socket.socket, msg: dict, stack: Stack, children: set[int]) -> None:
+def _spawn(ctrl: socket.socket, msg: dict, stack: Stack, children: set[int], off: frozenset[str]) -> None:
     host_end, worker_end = socket.socketpair()
     pid = os.fork()
     if pid == 0:  # the worker
@@ -72,8 +75,9 @@ def _spawn(ctrl: socket.socket, msg: dict, stack: Stack, children: set[int]) -> 
                 keep_fds=[worker_end.fileno()],
                 memory_bytes=int(msg.get("memory", 256 << 20)),
                 cpu_seconds=int(msg.get("cpu", 10)),
+                skip=off & set(ISOLATION_LAYERS),
             )
-            serve(Channel(worker_end))
+            serve(Channel(worker_end), restricted="builtins" not in off)
         except BaseException:  # noqa: BLE001 - never return into the zygote's loop
             code = 70
         os._exit(code)
@@ -96,8 +100,9 @@ def _reap(ctrl: socket.socket, children: set[int]) -> None:
         _send(ctrl, {"op": "exit", "pid": pid, "status": status})
 
 
-def main(fd: int, stack_name: str) -> None:
+def main(fd: int, stack_name: str, layers_off: str = "") -> None:
     stack = Stack[stack_name]
+    off = frozenset(name for name in layers_off.split(",") if name)
     ctrl = socket.socket(fileno=fd)
     children: set[int] = set()
     # Wake the select() below when a worker exits.
@@ -116,7 +121,7 @@ def main(fd: int, stack_name: str) -> None:
                 break  # the host is gone
             msg = decode(data[4:])
             if msg.get("op") == "spawn":
-                _spawn(ctrl, msg, stack, children)
+                _spawn(ctrl, msg, stack, children, off)
             elif msg.get("op") == "kill":
                 pid = int(msg.get("pid", 0))
                 if pid in children:
@@ -135,4 +140,4 @@ def main(fd: int, stack_name: str) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2])
+    main(int(sys.argv[1]), sys.argv[2], *sys.argv[3:4])

@@ -20,8 +20,9 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
+from ..layers import ISOLATION_LAYERS
 from . import landlock, namespaces, rlimits, seccomp
 from .detect import Stack
 
@@ -94,6 +95,7 @@ def isolate_child(
     keep_fds: Sequence[int],
     memory_bytes: int,
     cpu_seconds: int,
+    skip: Collection[str] = (),
 ) -> list[str]:
     """Isolate the calling process (single-threaded: freshly forked, or just started by bwrap or
     runsc) for ``stack`` and return the names of the layers applied, in order — e.g. ``["fds",
@@ -104,9 +106,18 @@ def isolate_child(
     seccomp always; for USERNS also at least one of the user namespace and Landlock, and Landlock
     whenever the kernel has it; for BWRAP also Landlock whenever the kernel has it (bubblewrap
     supplies the namespaces; nested ones are added when possible). RUNSC adds Landlock only when
-    gVisor offers it. WEAK is seccomp + rlimits only. INPROCESS has no child and is refused."""
+    gVisor offers it. WEAK is seccomp + rlimits only. INPROCESS has no child and is refused.
+
+    ``skip`` leaves out some of ``"rlimits"``, ``"namespaces"``, ``"landlock"`` and ``"seccomp"``
+    (and then the requirements above that need them): only for the escape battery's positive
+    controls, which reach it through ``SkillRunner(layers_off=...)`` (see ``sandbox/layers.py``)."""
     if stack is Stack.INPROCESS:
         raise IsolationError("the in-process stack runs no child process to isolate")
+    skip = frozenset(skip)
+    unknown = sorted(skip - set(ISOLATION_LAYERS))
+    if unknown:
+        raise IsolationError(f"unknown layer(s) to skip: {', '.join(unknown)}; "
+                             f"choose from {', '.join(ISOLATION_LAYERS)}")
     applied: list[str] = []
     parent = os.getppid()
     keep = {int(fd) for fd in keep_fds}
@@ -119,22 +130,24 @@ def isolate_child(
         applied.append("setsid")
     except OSError:  # already a session leader (bwrap --new-session, runsc)
         pass
-    _layer(applied, "rlimits", lambda: rlimits.apply(memory_bytes, cpu_seconds))
+    if "rlimits" not in skip:
+        _layer(applied, "rlimits", lambda: rlimits.apply(memory_bytes, cpu_seconds))
 
     entered: list[str] = []
-    if stack in (Stack.USERNS, Stack.BWRAP):
+    if stack in (Stack.USERNS, Stack.BWRAP) and "namespaces" not in skip:
         entered = namespaces.enter_private_namespaces()
         applied += [f"{name}-ns" for name in entered]
         # a change of credentials may reset both; set them again
         _prctl_or_raise(PR_SET_DUMPABLE, 0, "PR_SET_DUMPABLE")
         _protect_from_parent_loss(parent)
 
-    if stack is not Stack.WEAK:
+    if stack is not Stack.WEAK and "landlock" not in skip:
         abi = landlock.abi_version()
         if abi >= 1:
             _layer(applied, f"landlock-abi{abi}", lambda: landlock.restrict_all(abi))
-        if stack is Stack.USERNS and abi < 1 and "user" not in entered:
+        if stack is Stack.USERNS and abi < 1 and "user" not in entered and "namespaces" not in skip:
             raise IsolationError("the USERNS stack needs a user namespace or Landlock; neither works")
 
-    _layer(applied, "seccomp", seccomp.install_filter)
+    if "seccomp" not in skip:
+        _layer(applied, "seccomp", seccomp.install_filter)
     return applied
