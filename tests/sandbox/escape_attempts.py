@@ -185,8 +185,10 @@ ATTEMPTS: list[Attempt] = [
         async def s(nh, **k):
             return SkillResult("x", {"environment": dict(reach("os").environ)}, 0, 0, True)
         """, {"policy": DUNDER, "environment": Returned({"environment": ZYGOTE_ENV})}, first="environment",
-            # bubblewrap clears the environment and announces only the descriptors it passes on
-            on_bwrap=Returned({"environment": {"HACKWRIGHT_KEEP_FDS": Matching(r"\d+(,\d+)*")}})),
+            # bubblewrap clears the environment and announces only the descriptors it passes on;
+            # PWD is the sandbox's root and Python itself sets LC_CTYPE (PEP 538): no host value
+            on_bwrap=Returned({"environment": {"HACKWRIGHT_KEEP_FDS": Matching(r"\d+(,\d+)*"), "PWD": "/",
+                                               "LC_CTYPE": "C.UTF-8"}})),
     # ---- processes
     Attempt("import os and run a shell command", """
         import os

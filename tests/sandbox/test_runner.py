@@ -303,3 +303,36 @@ async def stairs(nh):
 '''
     out = asyncio.run(runner.run(code))
     assert out.result.success and isinstance(out.result.data["pos"], Position)
+
+
+CPU_LOOP_UNDER_AN_IGNORED_SIGXCPU = r'''
+import asyncio, signal
+from hackwright.api import NetHackAPI
+from hackwright.env import GameConfig
+from hackwright.sandbox import errors
+from hackwright.sandbox.runner import SandboxLimits, SkillRunner
+
+signal.signal(signal.SIGXCPU, signal.SIG_IGN)  # as a launcher (nohup, a CI runner) may hand it down
+SPIN = """
+async def spin(nh):
+    n = 0
+    while True:
+        n += 1
+"""
+api = NetHackAPI.new_game(GameConfig(seed=0))
+runner = SkillRunner(api, limits=SandboxLimits(cpu_seconds=1, wall_seconds=120))
+try:
+    asyncio.run(runner.run(SPIN, {}))
+    print("no error")
+except errors.SkillExecutionError as e:
+    print(type(e).__name__, getattr(e, "limit", None))
+finally:
+    runner.close()
+    api.close()
+'''
+
+
+def test_a_cpu_loop_stops_at_its_cpu_limit_even_when_the_host_ignores_sigxcpu():
+    proc = subprocess.run([sys.executable, "-c", CPU_LOOP_UNDER_AN_IGNORED_SIGXCPU], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.stdout.strip().splitlines()[-1] == "SkillTimeoutError cpu_time", proc.stdout + proc.stderr

@@ -132,6 +132,10 @@ def isolate_child(
         pass
     if "rlimits" not in skip:
         _layer(applied, "rlimits", lambda: rlimits.apply(memory_bytes, cpu_seconds))
+        # The CPU soft limit ends the worker only while SIGXCPU has its default action and is
+        # not blocked; a launcher may hand either down changed.
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGXCPU})
 
     entered: list[str] = []
     if stack in (Stack.USERNS, Stack.BWRAP) and "namespaces" not in skip:

@@ -1,5 +1,8 @@
-"""A bot that only presses Esc: the game clock never moves and the hero never dies, so its
-episode lasts until a cap (the no-progress cap after 10,000 such actions) or Ctrl-C."""
+"""A slow bot that only presses Esc: the game clock never moves and the hero never dies, and
+each action takes 20 ms, so its episode lasts minutes, until a cap (the no-progress cap
+after 10,000 such actions) or Ctrl-C."""
+
+import time
 
 from nle import nethack
 
@@ -11,6 +14,7 @@ class EscapeBot:
         pass
 
     def act(self, observation):
+        time.sleep(0.02)  # a bot that thinks: Ctrl-C must find its episode in flight
         return ESC
 
 
