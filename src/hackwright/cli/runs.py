@@ -71,7 +71,9 @@ def runs_show(episode_id: int = typer.Argument(..., help="An episode id from `ru
         raise typer.Exit(1)
     try:
         fields = set(EpisodeSummary.__dataclass_fields__)
-        print_summary(EpisodeSummary(**{k: v for k, v in json.loads(r["summary"]).items() if k in fields}))
+        kept = {k: v for k, v in json.loads(r["summary"]).items() if k in fields}
+        kept["episode_id"] = episode_id  # a parallel eval played it under another id in a private database
+        print_summary(EpisodeSummary(**kept))
     except (TypeError, ValueError):  # still running, or written by an older version
         console.print(r["summary"] or dict(r), markup=False, highlight=False)
     table = Table(title="Decisions")
