@@ -80,6 +80,21 @@ def test_nh_methods_are_the_public_async_methods_of_nethackapi():
     assert {"get_stats", "move_to", "find_unexplored", "send_keys"} <= set(nh_methods())
 
 
+def test_nh_methods_follow_the_command_families_in_the_order_nethackapi_inherits_them():
+    from hackwright.api.nethack_api import NetHackAPI
+
+    in_mro_order = [
+        name
+        for cls in NetHackAPI.__mro__
+        for name, fn in vars(cls).items()
+        if inspect.iscoroutinefunction(fn) and not name.startswith("_")
+    ]
+    assert len(NetHackAPI.__mro__) > 3  # the methods really come from several family classes
+    assert list(nh_methods()) == in_mro_order
+    assert nh_methods()[:2] == ("get_stats", "get_position")
+    assert nh_methods()[-1] == "get_prayer_timeout"
+
+
 # ---------------------------------------------------------------- imports
 @pytest.mark.parametrize("module", ["os", "sys", "subprocess", "socket", "ctypes", "importlib", "builtins"])
 @pytest.mark.parametrize("form", ["import {m}", "from {m} import *", "import {m} as m2"])

@@ -204,19 +204,37 @@ def _import_instead(root: str) -> str:
 # ---------------------------------------------------------------- the API surface
 @functools.lru_cache(maxsize=None)
 def nh_methods() -> tuple[str, ...]:
-    """NetHackAPI's public methods: every ``async def`` of the class not starting with ``_``.
+    """NetHackAPI's public methods: every ``async def`` of the class or of the
+    classes it is built from (its bases, in order) not starting with ``_``.
 
-    Read from ``api/nethack_api.py``'s source (not imported: that pulls in NLE),
-    so the list follows the class.
+    Read from the source of ``api/nethack_api.py`` and the modules its bases come
+    from (not imported: that pulls in NLE), so the list follows the class.
     """
     path = Path(__file__).resolve().parent.parent / "api" / "nethack_api.py"
+    return tuple(dict.fromkeys(_async_methods(path, "NetHackAPI")))
+
+
+def _async_methods(path: Path, class_name: str) -> list[str]:
+    """The public ``async def`` names of ``class_name`` in ``path`` and of its bases
+    that are imported relatively (``from .commands.x import Base``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    origin: dict[str, Path] = {}
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "NetHackAPI":
-            return tuple(
-                n.name for n in node.body if isinstance(n, ast.AsyncFunctionDef) and not n.name.startswith("_")
-            )
-    raise RuntimeError(f"class NetHackAPI not found in {path}")
+        if isinstance(node, ast.ImportFrom) and node.level and node.module:
+            base_dir = path.parent
+            for _ in range(node.level - 1):
+                base_dir = base_dir.parent
+            for alias in node.names:
+                origin[alias.asname or alias.name] = base_dir.joinpath(*node.module.split(".")).with_suffix(".py")
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            names = [n.name for n in node.body if isinstance(n, ast.AsyncFunctionDef) and not n.name.startswith("_")]
+            local = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+            for base in node.bases:
+                if isinstance(base, ast.Name) and (base.id in origin or base.id in local):
+                    names += _async_methods(origin.get(base.id, path), base.id)
+            return names
+    raise RuntimeError(f"class {class_name} not found in {path}")
 
 
 @functools.lru_cache(maxsize=None)

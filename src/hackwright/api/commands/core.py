@@ -1,0 +1,434 @@
+"""The base every command family of NetHackAPI builds on: the game session
+(start, reset, what the hero is), the per-observation cache, the remembered
+map kept up to date, and how one command is typed and judged (``_act``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Optional
+
+import numpy as np
+from nle import nethack as nh_bl
+
+from ...env.make import Game, GameConfig
+from .. import glyphs as G, knowledge, maps, observe
+from ..keyboard import ESC, Exchange, Keyboard, PromptKind, Rule
+from ..models import DIRECTIONS, ActionResult, GameEvent, Position, Stats, normalize_direction
+
+# vi-keys (number_pad is off in NLE's options).
+DIRECTION_KEYS = {"n": "k", "s": "j", "e": "l", "w": "h", "ne": "u", "nw": "y", "se": "n", "sw": "b"}
+VERTICAL_KEYS = {"up": "<", "down": ">", "self": "."}
+KICK = chr(4)  # ^D
+PRAY = chr(ord("p") | 0x80)  # M-p, NetHack's #pray
+LOOK_HERE = ":"
+ATTRIBUTES = chr(24)  # ^X
+
+EQUIPMENT_SLOTS = (
+    "weapon",
+    "off hand",
+    "alternate weapon",
+    "quiver",
+    "body armor",
+    "cloak",
+    "shirt",
+    "helmet",
+    "gloves",
+    "boots",
+    "shield",
+    "amulet",
+    "left ring",
+    "right ring",
+    "eyewear",
+)
+
+# Messages that mean the command did not do what was asked.
+_FAILURES = re.compile(
+    r"You don't have that object|Never mind|You can't |You cannot |There is nothing here to|"
+    r"You don't have anything to|That is a silly thing|You are not wearing|You aren't wearing|"
+    r"You are already wearing|You have no free|It's a wall|It's solid stone|"
+    r"This door is locked|You see no door there|This door is already open|"
+    r"This door is broken|is in your way|You are carrying too much to get through|"
+    r"You don't know any spells|You are not able to|You have nothing to|"
+    r"You are already wielding|There is nothing here|You don't see anything|"
+    r"You see no objects here|Not wearing any|You have no secondary weapon|"
+    r"You move diagonally|You can't move diagonally|Really attack.*\[escaped\]|\[escaped\]"
+)
+
+_ENGRAVED = re.compile(r"You (write in the dust|engrave in|burn into|melt into|scrawl|graffiti)|"
+                       r"You (write|engrave|burn|melt) (in|into|on) ")
+_WELCOME = re.compile(r"You are an? (\w+) (?:(female|male|neuter) )?(\w+(?:-\w+)?) (\w+)\.")
+_ATTRIBUTES = re.compile(r"level \d+ (?:(female|male|neuter) )?(\w+) (\w+)\.")
+_RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf", "dwarf": "dwarf",
+             "gnomish": "gnome", "gnome": "gnome", "orcish": "orc", "orc": "orc"}
+
+
+# A monster's blow at the hero: "The kitten bites!" (a blow at another monster names it).
+_HITS_HERO = re.compile(r"\bThe ([a-z][a-z -]*?) (?:bites|hits|kicks|claws|scratches|butts|stings|touches)!")
+
+# A monster using a wand: "The gnome lord zaps a brass wand!" (then striking, sleep, cold...).
+_ZAPS = re.compile(r"\bThe ([a-z][a-z -]*?) zaps (?:an? |the )?[a-z -]*?wand")
+
+# What an angry god says or does (pray.c angrygods, godwrath, gods_upset): any of
+# these means the prayer came too soon or with bad Luck, the god is now angry and
+# every further prayer makes it worse (lost levels, cursed items, minions, lightning).
+# God names have several words ("Amaterasu Omikami"), so the name is not matched.
+_ANGRY_GOD = re.compile(
+    r"is displeased|Thou (?:art arrogant|hast strayed|must relearn|durst|hast angered)|"
+    r"glow surrounds you|Then die|smit|You feel guilty|angry|lightning|fry to a crisp|"
+    r"You are being punished",
+    re.I,
+)
+
+# What a tended shop on the level sounds like from outside it (NetHack's dosounds).
+_SHOP_SOUNDS = re.compile(r"You hear someone cursing shoplifters|You hear the chime of a cash register|"
+                          r"You hear Neiman and Marcus arguing")
+
+
+def _as_position(pos: Any) -> Optional[Position]:
+    if isinstance(pos, Position):
+        return pos
+    if isinstance(pos, (tuple, list)) and len(pos) == 2 and all(isinstance(v, (int, np.integer)) for v in pos):
+        return Position(int(pos[0]), int(pos[1]))
+    x, y = getattr(pos, "x", None), getattr(pos, "y", None)
+    if isinstance(x, int) and isinstance(y, int):
+        return Position(x, y)
+    return None
+
+
+class ApiCore:
+    """The game session, its caches and the machinery every command uses."""
+
+    def __init__(self, game: Game):
+        self._game = game
+        self._kb = Keyboard(game)
+        self._maps = maps.MapMemory()
+        self._prayer = knowledge.PrayerClock()
+        self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
+        self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
+        self._shop_levels: set[tuple[int, int]] = set()  # levels where a shopkeeper was heard
+        self._fever_seen = 0  # messages_seen already scanned for it
+        self._cache: dict[str, Any] = {}
+        self._cache_step = -1
+        self._mem_step = -1
+        self.hero_race: Optional[str] = None
+        self.hero_role: Optional[str] = None
+        self.hero_gender: Optional[str] = None
+        self.hero_alignment: Optional[str] = None
+        self._too_heavy_to_squeeze = False
+        self._untouchable: dict[tuple[int, int], dict[Position, tuple[str, int]]] = {}  # level -> square -> (name, turn)
+        self.after_action: list[Callable[["NetHackAPI"], None]] = []  # e.g. the skill runner's event monitor
+        self.events: list[GameEvent] = []  # filled by whoever watches (see skills.triggers)
+        self._last_blstats = np.zeros(27, dtype=np.int64)  # survives NLE zeroing blstats at death
+        self._pending_glyphs = np.zeros((21, 79), dtype=np.int16)
+        self._pending_visits: list[tuple[int, int, int, bool]] = []
+        self._pending_key: Optional[tuple[int, int]] = None
+        self.actions_taken = 0
+
+    # ------------------------------------------------------------ lifecycle
+    @classmethod
+    def new_game(cls, config: Optional[GameConfig] = None, **kwargs: Any) -> "NetHackAPI":
+        """Start a game (``GameConfig`` fields as keywords: seed=, role=, env_id= …)."""
+        game = Game(config or GameConfig(**kwargs))
+        api = cls(game)
+        api.reset()
+        return api
+
+    def reset(self) -> list[str]:
+        """Start the game afresh; returns the opening messages."""
+        self._game.reset()
+        self._maps = maps.MapMemory()
+        self._prayer = knowledge.PrayerClock()
+        self._lycanthropy = False
+        self._fever_seen = 0
+        self._watched_levels = set()
+        self._shop_levels = set()
+        self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
+        self._zappers: dict[str, int] = {}  # species -> last turn one zapped a wand in view
+        self._cache.clear()
+        self._cache_step = -1
+        self._mem_step = -1
+        self._pending_visits.clear()
+        self._pending_key = None
+        self._last_blstats[:] = 0
+        self.actions_taken = 0
+        ex = Exchange()
+        self._kb._note(ex, self._kb.prompt().text)
+        self._kb.settle(ex)
+        self._learn_character(" ".join(ex.messages))
+        self._refresh()
+        self._learn_square_underfoot()
+        return ex.messages
+
+    _UNDERFOOT = {
+        "staircase up": G.S_UPSTAIR, "staircase down": G.S_DNSTAIR, "ladder up": G.S_UPLADDER,
+        "ladder down": G.S_DNLADDER, "fountain": G.S_FOUNTAIN, "sink": G.S_SINK, "throne": G.S_THRONE,
+        "grave": G.S_GRAVE,
+    }
+
+    # NetHack's trap names, in the order of their map symbols (S_arrow_trap onwards).
+    _TRAP_NAMES = ("arrow trap", "dart trap", "falling rock trap", "squeaky board", "bear trap", "land mine",
+                   "rolling boulder trap", "sleeping gas trap", "rust trap", "fire trap", "pit", "spiked pit",
+                   "hole", "trap door", "teleportation trap", "level teleporter", "magic portal", "web",
+                   "statue trap", "magic trap", "anti-magic field", "polymorph trap")
+
+    # What NetHack says when the hero sets a trap off (or is told it stands on one).
+    _TRAP_SIGNS = ((r"rock falls on your head", "falling rock trap"), (r"rolling boulder trap", "rolling boulder trap"),
+                   (r"An arrow shoots out", "arrow trap"), (r"little dart shoots out", "dart trap"),
+                   (r"board beneath you squeaks", "squeaky board"), (r"bear trap closes", "bear trap"),
+                   (r"land mine", "land mine"), (r"cloud of gas", "sleeping gas trap"),
+                   (r"gush of water", "rust trap"), (r"tower of flame", "fire trap"),
+                   (r"You (?:fall|land) (?:into|in|on) (?:a|the) pit", "pit"), (r"sharp iron spikes", "spiked pit"),
+                   (r"There is an? ([a-z -]+) here", None))
+
+    def _learn_trap_underfoot(self, text: str) -> None:
+        """A trap the hero just set off (or is told it stands on) lies under the hero's own
+        glyph, so the map never shows it: remember it, or paths lead over it again (a
+        Cavewoman met the same rolling boulder twice in five turns)."""
+        if self._game.done or not text:
+            return
+        for pattern, name in self._TRAP_SIGNS:
+            m = re.search(pattern, text)
+            if m is None:
+                continue
+            name = name or m.group(1)
+            if name in self._TRAP_NAMES:
+                cmap = G.S_ARROW_TRAP + self._TRAP_NAMES.index(name)
+                self._level_memory().remember_terrain(self._hero(), nh_bl.GLYPH_CMAP_OFF + cmap)
+                return
+
+    def _learn_square_underfoot(self) -> None:
+        """The hero hides the square it stands on; ask NetHack (':' takes no time) so
+        that, e.g., the up stairs one arrives on are on the map at once."""
+        if self._game.done:
+            return
+        text = " ".join(self._look_texts())
+        m = re.search(r"There is an? (staircase up|staircase down|ladder up|ladder down|fountain|sink|throne|"
+                      r"grave)\b", text)
+        altar = re.search(r"There is an altar", text)
+        cmap = self._UNDERFOOT.get(m.group(1)) if m else (G.S_ALTAR if altar else None)
+        if cmap is not None:
+            mem = self._level_memory()
+            hero = self._hero()
+            mem.remember_terrain(hero, nh_bl.GLYPH_CMAP_OFF + cmap)
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def game_over(self) -> bool:
+        """True once the hero has died (or the game ended otherwise)."""
+        return self._game.done
+
+    def close(self) -> None:
+        self._game.close()
+
+    def _learn_character(self, text: str) -> None:
+        m = _WELCOME.search(text)
+        if m:
+            self.hero_alignment, self.hero_gender = m.group(1).lower(), (m.group(2) or "").lower() or None
+            self.hero_race = _RACE_ADJ.get(m.group(3).lower(), m.group(3).lower())
+            self.hero_role = m.group(4)
+            return
+        # The welcome scrolled away (e.g. behind a full-moon message): ask ^X.
+        ex = Exchange()
+        self._kb.type_keys(ATTRIBUTES, ex)
+        seen: list[str] = []
+        for _ in range(20):
+            p = self._kb.prompt()
+            if p.kind is PromptKind.NONE or self._game.done:
+                break
+            seen.append(p.text)
+            self._kb.press(ESC if p.kind is not PromptKind.MORE else " ")
+        m = _ATTRIBUTES.search(" ".join(seen).replace("\n", " "))
+        if m:
+            self.hero_gender = (m.group(1) or "").lower() or None
+            self.hero_race = _RACE_ADJ.get(m.group(2).lower(), m.group(2).lower())
+            self.hero_role = m.group(3)
+
+    # ------------------------------------------------------------ caching
+    def _obs(self) -> dict:
+        return self._game.obs
+
+    def _cached(self, key: str, make: Callable[[], Any]) -> Any:
+        if self._cache_step != self._game.steps:
+            self._cache.clear()
+            self._cache_step = self._game.steps
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def _stats_now(self) -> Stats:
+        def make() -> Stats:
+            s = observe.decode_stats(self._obs()["blstats"])
+            if self._game.done and s.max_hp == 0 and self.last_stats is not None:
+                return self.last_stats  # NLE zeroes blstats in the final observation
+            return s
+
+        return self._cached("stats", make)
+
+    def _hero(self) -> Position:
+        return self._stats_now().position or Position(0, 0)
+
+    def _level_memory(self, fold: bool = True) -> maps.LevelMemory:
+        """The remembered map of the current level, brought up to date (with
+        ``fold=False``, without folding the display in: as the skills last saw it)."""
+        self._refresh()
+        if fold:
+            self._fold()
+        dnum, dlevel = self._pending_key or (0, 1)
+        s = self._stats_now()
+        return self._maps.level_for(dnum, dlevel, s.dungeon_level, s.branch)
+
+    def _refresh(self) -> None:
+        """Note the hero's square after an action (cheap); the display itself is
+        folded into the remembered map only when the map is asked for (_fold)."""
+        if self._mem_step == self._game.steps or self._game.done:
+            return
+        self._mem_step = self._game.steps
+        o = self._obs()
+        bl = o["blstats"]
+        if int(bl[nh_bl.NLE_BL_HPMAX]) <= 0:
+            return  # the final observation after death is all zeros
+        key = (int(bl[nh_bl.NLE_BL_DNUM]), int(bl[nh_bl.NLE_BL_DLEVEL]))
+        if self._pending_key is not None and key != self._pending_key:
+            self._fold()  # the old level gets its last display before we move on
+        np.copyto(self._last_blstats, bl)
+        self._pending_key = key
+        np.copyto(self._pending_glyphs, o["glyphs"])
+        blind = bool(int(bl[nh_bl.NLE_BL_CONDITION]) & nh_bl.BL_MASK_BLIND)
+        self._pending_visits.append((int(bl[0]), int(bl[1]), int(bl[nh_bl.NLE_BL_TIME]), blind))
+
+    def _fold(self) -> None:
+        if not self._pending_visits or self._pending_key is None:
+            return
+        b = self._last_blstats
+        level = self._maps.level_for(
+            self._pending_key[0], self._pending_key[1], int(b[nh_bl.NLE_BL_DEPTH]),
+            observe.branch_name(self._pending_key[0]),
+        )
+        *earlier, (x, y, turn, blind) = self._pending_visits
+        for vx, vy, vturn, vblind in earlier:
+            level.visit(Position(vx, vy), vturn, blind=vblind)
+        level.update(self._pending_glyphs, Position(x, y), turn, blind=blind)
+        self._pending_visits.clear()
+
+    @property
+    def last_stats(self) -> Optional[Stats]:
+        """The last stats of a living hero (NLE zeroes them in the final observation)."""
+        live = getattr(self._game, "live_blstats", None)
+        if live is not None:
+            return observe.decode_stats(live)
+        if int(self._last_blstats[nh_bl.NLE_BL_HPMAX]) <= 0:
+            return None
+        return observe.decode_stats(self._last_blstats)
+
+    # ------------------------------------------------------------ action core
+    def _ensure_ready(self, ex: Exchange) -> None:
+        if not self._game.done and not self._kb.at_command_prompt():
+            self._kb.settle(ex)
+
+    def _snapshot(self) -> tuple:
+        o = self._obs()
+        return (
+            int(o["blstats"][20]),
+            o["glyphs"].tobytes(),
+            o["blstats"].tobytes(),
+            o["inv_strs"].tobytes(),
+        )
+
+    _WATCH_GLYPHS = np.array([nh_bl.GLYPH_MON_OFF + i for i in range(nh_bl.NUMMONS)
+                              if nh_bl.permonst(i).mname in ("watchman", "watch captain")])
+
+    def _after_action(self) -> None:
+        if not self._game.done and np.isin(self._obs()["glyphs"], self._WATCH_GLYPHS).any():
+            self._watched_levels.add(self._where()[:2])  # the town watch lives here
+        for hook in list(self.after_action):
+            hook(self)
+
+    def _note_messages(self, messages: list[str]) -> None:
+        """What the messages of an action tell about the monsters around (see below)."""
+        self._note_turned_pets(messages)
+        for m in messages:
+            for name in _ZAPS.findall(m):
+                self._zappers[name.lower()] = self._stats_now().turn
+
+    def _note_turned_pets(self, messages: list[str]) -> None:
+        """A pet never attacks the hero, and the game calls it "your kitten". "The kitten
+        bites!" while the only kitten in view is drawn as tame means it has gone wild
+        (abused, or the drawing is stale): from then on it counts as hostile. (A pet
+        kitten drawn tame was let bite a Barbarian to death on Dlvl 1.)"""
+        for m in messages:
+            for name in _HITS_HERO.findall(m):
+                name = name.lower()
+                seen = [x for x in observe.visible_monsters(self._obs(), self._hero()) if x.name == name]
+                if seen and all(x.is_tame for x in seen) and name not in self._turned_pets:
+                    self._turned_pets.add(name)
+                    self._cache.pop("monsters", None)  # listed as tame already this turn
+
+    def _fail(self, error: str) -> ActionResult:
+        return ActionResult(False, [], False, False, error, game_over=self._game.done)
+
+    def _act(
+        self,
+        keys: str,
+        rules: tuple[Rule, ...] | list[Rule] = (),
+        *,
+        success: Optional[Callable[[Exchange, tuple, tuple], bool]] = None,
+    ) -> ActionResult:
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        ex = Exchange()
+        self._ensure_ready(ex)
+        before = self._snapshot()
+        self._kb.type_keys(keys, ex)
+        self._kb.settle(ex, rules)
+        self.actions_taken += 1
+        self._refresh()
+        if any(_SHOP_SOUNDS.search(m) for m in ex.messages):
+            self._shop_levels.add(self._where()[:2])
+        self._note_messages(ex.messages)
+        self._after_action()
+        if self._game.done:
+            return ActionResult(False, ex.messages, True, True, "the hero died (game over)", game_over=True)
+        after = self._snapshot()
+        turn_elapsed = after[0] != before[0]
+        changed = after != before
+        failed_msg = next((m for m in ex.messages if _FAILURES.search(m)), None)
+        errors = list(ex.errors)
+        if success is not None:
+            ok = success(ex, before, after) and not errors
+        else:
+            ok = not errors and failed_msg is None and changed
+        if not ok and not errors:
+            errors.append(failed_msg or (ex.messages[-1] if ex.messages else "nothing happened"))
+        return ActionResult(ok, ex.messages, turn_elapsed, changed, "; ".join(dict.fromkeys(errors)) if errors else None)
+
+    def _direction_key(self, direction: str, allow_vertical: bool = False) -> Optional[str]:
+        d = normalize_direction(direction, allow_vertical)
+        if d is None:
+            return None
+        return DIRECTION_KEYS.get(d) or VERTICAL_KEYS[d]
+
+    @staticmethod
+    def _bad_direction(direction: Any, allow_vertical: bool = False) -> str:
+        valid = ", ".join(DIRECTIONS) + (", up, down, self" if allow_vertical else "")
+        return f"invalid direction {direction!r}; use one of: {valid}"
+
+    async def _item_letter_error(self, letter: Any, classes: tuple[str, ...] = (), what: str = "") -> Optional[str]:
+        inv = await self.get_inventory()
+        if isinstance(letter, str) and len(letter) == 1 and any(i.slot == letter for i in inv):
+            return None
+        pool = [i for i in inv if not classes or i.object_class in classes] or inv
+        have = ", ".join(f"{i.slot} ({i.name})" for i in pool) or "nothing"
+        kind = f" {what}" if what else ""
+        return f"no inventory item with letter {letter!r}; your{kind} items are: {have}"
+
+    def _peaceful_rule(self) -> Rule:
+        return Rule(
+            r"Really attack",
+            "n",
+            error="declined to attack a peaceful monster; walk around it instead",
+            limit=5,
+        )

@@ -1,0 +1,167 @@
+"""Doors and stairs of NetHackAPI: open and kick doors, climb up and down."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from nle import nethack as nh_bl
+
+from .. import glyphs as G, observe
+from ..keyboard import Rule
+from ..models import ActionResult, Position, normalize_direction
+from .core import ApiCore, KICK
+
+# What each letter of a dust engraving can wear down to (NetHack's engrave.c rubout
+# table, as facts; '?' and ' ' can replace anything).
+_RUBOUTS = {"A": "^", "B": "Pb[", "C": "(", "D": "|)", "E": "|FL[_", "F": "|-", "G": "C(", "H": "|-", "I": "|",
+            "K": "|<", "L": "|_", "M": "|", "N": "|\\", "O": "C(", "P": "F", "Q": "C(", "R": "PF", "T": "|",
+            "U": "J", "V": "/\\", "W": "V/\\", "Z": "/", "b": "|", "d": "c|", "e": "c", "g": "c", "h": "n",
+            "j": "i", "k": "|", "l": "|", "m": "nr", "n": "r", "o": "c", "q": "c", "w": "v", "y": "v"}
+_SHOP_NOTICE = "Closed for inventory"
+
+
+def _worn_from(written: str, original: str) -> bool:
+    """Whether ``written`` can be ``original`` worn down in the dust. Letters wear into
+    '?', spaces or look-alikes; NetHack then drops the leading spaces, so a worn text
+    is a tail of the original ("??         ???" is what a Barbarian read before
+    kicking a shop's door, and the shopkeeper killed him)."""
+    n = len(written)
+    if n > len(original) or n < 8:
+        return False
+    same = 0
+    for w, o in zip(written, original[len(original) - n:]):
+        if w == o:
+            same += 1
+        elif not (w in "? " or w in _RUBOUTS.get(o, "")):
+            return False
+    # A few letters left, or a long stretch of nothing but wear: nothing else written
+    # before a locked door reads so (and a wrong guess only costs a detour).
+    return same >= 3 or n >= 10
+
+
+def _closed_for_inventory(text: str) -> bool:
+    """Whether a text read here is a shop's "Closed for inventory" notice, also once
+    feet have smudged the dust ("(lcsed ?cr irve?tcry")."""
+    if _SHOP_NOTICE.lower() in text.lower():
+        return True
+    return any(_worn_from(w, _SHOP_NOTICE) for w in re.findall(r'You read: "([^"]*)"', text))
+
+
+class DoorAndStairCommands(ApiCore):
+    """Opening and kicking doors, and taking the stairs between levels."""
+
+    async def open_door(self, direction: str) -> ActionResult:
+        """Open a door."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        return self._act(
+            "o",
+            [Rule(r"In what direction", key, limit=1)],
+            success=lambda ex, b, a: any(re.search(r"door opens|door crashes open", m) for m in ex.messages),
+        )
+
+    async def kick(self, direction: str) -> ActionResult:
+        """Kick in a direction (can break doors). Refuses to kick a shop's door: a
+        locked shop door ("Closed for inventory" written in front of it, a
+        shopkeeper in view, or, on a level where a shopkeeper was heard, anything
+        written in front of it at all) brings the shopkeeper out to kill you; and any
+        door while the town watch is about (Minetown), who arrest door-breakers."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        target = self._hero().offset(normalize_direction(direction) or "n")
+        if G.CMAP_INDEX[int(self._level_memory().terrain[target.y, target.x])] in (G.S_VCDOOR, G.S_HCDOOR):
+            # Read what is written here (':' takes no game time): the notice lies before the door.
+            here = " ".join(self._look_texts())
+            recent = " ".join(self._kb.history[-6:]) + " " + here
+            keeper = any(m.name == "shopkeeper" for m in observe.visible_monsters(self._obs(), self._hero()))
+            if _closed_for_inventory(recent) or keeper:
+                return self._fail("that is a shop's door (closed for inventory): kicking it brings the "
+                                  "shopkeeper out to kill you; explore elsewhere")
+            # The notice wears away under feet: on a level where a shopkeeper was heard,
+            # any writing left before a locked door may be what is left of it. (A Barbarian
+            # kicked a door whose notice was worn to "??   ???", and the shopkeeper killed
+            # him.) No writing at all is no shop: a closed shop always has its notice, and
+            # refusing every door on shop levels walled heroes in for 10,000 turns.
+            if self._where()[:2] in self._shop_levels and re.search(r"written|engraved|You read", here):
+                return self._fail("a shopkeeper was heard on this level, and a locked door may be his: "
+                                  "kicking it brings him out to kill you; find another way")
+            # Minetown's watch arrests door-breakers (the whole watch turns hostile).
+            watch = any(m.name in ("watchman", "watch captain")
+                        for m in observe.visible_monsters(self._obs(), self._hero()))
+            if watch or self._where()[:2] in self._watched_levels:
+                return self._fail("the town watch is about: breaking a door turns the whole watch "
+                                  "hostile; find another way or wait for the door to be opened")
+        return self._act(
+            KICK,
+            [Rule(r"In what direction", key, limit=1), self._peaceful_rule()],
+            success=lambda ex, b, a: a[0] != b[0],
+        )
+
+    def _level_changed(self, before_bl: bytes) -> bool:
+        b = np.frombuffer(before_bl, dtype=self._obs()["blstats"].dtype)
+        a = self._obs()["blstats"]
+        return bool(b[12] != a[12] or b[23] != a[23] or b[24] != a[24])
+
+    async def go_up(self) -> ActionResult:
+        """Ascend stairs (refuses to leave the dungeon from level 1, which ends the game)."""
+        before = self._where()
+        res = self._act(
+            "<",
+            [Rule(r"Beware, there will be no return|Still climb", "n",
+                  error="climbing out of the dungeon ends the game; refused")],
+            success=lambda ex, b, a: self._level_changed(b[2]),
+        )
+        if not res.success and res.error and "can't go up" in res.error.lower():
+            res.error = self._stairs_hint("up")
+        if res.success:
+            self._learn_square_underfoot()
+            self._note_branch_crossing(before, up=True)
+        return res
+
+    async def go_down(self) -> ActionResult:
+        """Descend stairs."""
+        before = self._where()
+        res = self._act(">", success=lambda ex, b, a: self._level_changed(b[2]))
+        if not res.success and res.error and "can't go down" in res.error.lower():
+            mem, hero = self._level_memory(), self._hero()
+            if hero in mem.all_stairs_down:
+                # Remembered stairs that are not there: a mimic posed as them, and a Monk
+                # tried to go down this square 1,200 times. Floor, then.
+                mem.remember_terrain(hero, nh_bl.GLYPH_CMAP_OFF + G.S_ROOM)
+            res.error = self._stairs_hint("down")
+        if res.success:
+            self._learn_square_underfoot()
+            self._note_branch_crossing(before, up=False)
+        return res
+
+    def _where(self) -> tuple[int, int, str, Position]:
+        bl = self._obs()["blstats"]
+        return int(bl[23]), int(bl[24]), self._stats_now().branch, self._hero()
+
+    def _note_branch_crossing(self, before: tuple[int, int, str, Position], up: bool) -> None:
+        """Stairs that changed branch (into the Gnomish Mines, back out of them) are
+        remembered on the main-branch level, so ``stairs_down`` prefers the other way."""
+        dnum, dlevel, branch, pos = before
+        now = self._where()
+        if now[0] == dnum:
+            return
+        if not up:
+            old = self._maps.get(dnum, dlevel)
+            if old is not None:
+                old.note_branch_stairs(pos, now[2])
+        else:
+            self._level_memory().note_branch_stairs(now[3], branch)
+
+    def _stairs_hint(self, way: str) -> str:
+        mem = self._level_memory()
+        where = mem.stairs_down if way == "down" else mem.stairs_up
+        hero = self._hero()
+        if where is None:
+            return f"there are no stairs {way} here, and none {way} seen on this level yet; explore to find them"
+        return (
+            f"there are no stairs {way} here at ({hero.x}, {hero.y}); the stairs {way} are at "
+            f"({where.x}, {where.y}) — walk there with move_to first"
+        )

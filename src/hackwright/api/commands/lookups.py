@@ -1,0 +1,77 @@
+"""Knowledge queries of NetHackAPI: monster and object tables, the knowledge base,
+corpse safety and the prayer timeout.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import knowledge
+from ..models import HungerState, ItemInfo, MonsterInfo
+from .core import ApiCore
+
+
+class Lookups(ApiCore):
+    """What NetHack's tables and the knowledge base say; none of these takes game time."""
+
+    async def lookup_monster(self, name: str) -> MonsterInfo:
+        """
+        Look up monster information from NetHack's own monster table.
+        Returns: level, speed, ac, mr, alignment, difficulty, attacks, resistances,
+        conveys, corpse_weight, corpse_nutrition, size, flags (readable as a dict too).
+        Raises ValueError listing the closest names for an unknown name.
+        """
+        return knowledge.lookup_monster(name)
+
+    async def lookup_item(self, name: str) -> ItemInfo:
+        """
+        Look up item information.
+        Returns: object_class, weight, base_price, material, damage (weapons),
+        armor_class and armor_slot (armour), nutrition (food).
+        """
+        return knowledge.lookup_item(name)
+
+    # The knowledge base nh.lookup reads (None: $HACKWRIGHT_KB or ~/.cache/hackwright/kb.sqlite).
+    kb_path: Optional[str] = None
+
+    async def lookup(self, query: str, k: int = 3) -> str:
+        """
+        Search the NetHack knowledge base (NetHack's encyclopedia, rumors, Oracle,
+        help, and pages on every monster and object with its real numbers, plus
+        any imported wiki) for a question such as "what happens if I hit a
+        floating eye". Returns the ``k`` (1-10) best passages as short text,
+        each headed "## Title › Section [source]". Built on first use (about a
+        second); hybrid BM25 + dense search when the dense index is built.
+        """
+        from ...kb.search import shared
+
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("lookup needs a non-empty question")
+        return shared(self.kb_path).lookup_text(query, k=max(1, min(int(k), 10)))
+
+    def _eater(self) -> "knowledge.Eater":
+        return knowledge.eater_for(self.hero_race or "human", self.hero_role or "", self._stats_now().xp_level)
+
+    async def is_safe_to_eat(self, corpse_name: str, turns_old: int, starving: bool = False) -> bool:
+        """Check if a corpse is safe to eat for this hero (race, role, known
+        resistances), ``turns_old`` turns after the monster died. With
+        ``starving`` (only heeded when the hero is Weak or worse from hunger)
+        lesser harms are accepted: a dog or cat (aggravate monster), a poisonous
+        corpse while HP is above 15 (Strength and up to 15 HP). Rot, stoning,
+        lycanthropy and the like never are."""
+        stats = self._stats_now()
+        hp = stats.hp if starving and stats.hunger.severity >= HungerState.WEAK.severity else None
+        return knowledge.is_safe_to_eat(corpse_name, turns_old, self._eater(), starving_hp=hp)
+
+    async def get_prayer_timeout(self) -> int:
+        """Get turns until prayer is available again.
+
+        An estimate the hero could know: NetHack starts the timeout at 300 and
+        lowers it by one a turn; a successful prayer resets it to a random value
+        (median about 350, but often far more), so after a prayer this assumes
+        1000. 0 means praying is likely safe even without trouble; with major
+        trouble (HP below 1/7 of max or ≤ 5, Weak from hunger) ≤ 200 is enough,
+        with minor trouble (Hungry, Blind, Stunned, Confused) ≤ 100. pray()
+        refuses to pray when this says it is too soon, unless force=True.
+        """
+        return self._prayer.estimate(self._stats_now().turn)

@@ -1,0 +1,149 @@
+"""Moving and melee of NetHackAPI: step, travel to a square, fight, wait, search."""
+
+from __future__ import annotations
+
+import re
+
+from nle import nethack as nh_bl
+
+from .. import glyphs as G
+from ..keyboard import Exchange, Rule
+from ..models import ActionResult, Position, normalize_direction
+from .core import ApiCore, _FAILURES, _as_position
+
+
+class MovementCommands(ApiCore):
+    """Moving about the level, fighting in melee, waiting and searching."""
+
+    async def move(self, direction: str) -> ActionResult:
+        """
+        Move in a direction.
+        direction: 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
+        Moving into a hostile monster attacks it; into a pet swaps places;
+        into a peaceful monster is declined (error) — go around it. So is
+        moving into a monster that must not be touched (NEVER_TOUCH: a floating
+        eye, a gas spore, a mold …): use attack() if that is really meant.
+        """
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        start = self._hero()
+        there = start.offset(normalize_direction(direction) or "n")
+        for m in await self.get_visible_monsters():
+            if m.position == there and m.name in self.NEVER_TOUCH and not m.is_tame:
+                return self._fail(f"declined to walk into the {m.name}: touching it is deadly or crippling; "
+                                  "go around it, shoot it (throw/fire), or attack() it if you really mean to")
+
+        def moved(ex: Exchange, before: tuple, after: tuple) -> bool:
+            return self._hero() != start or (after[0] != before[0] and not any(_FAILURES.search(m) for m in ex.messages))
+
+        res = self._act(key, [self._peaceful_rule(), Rule(r"Really step", "y")], success=moved)
+        text = " ".join(res.messages)
+        self._learn_trap_underfoot(text)
+        if "carrying too much to get through" in text:
+            # Over 600 weight units the hero cannot squeeze diagonally between two rock
+            # corners: paths avoid such gaps until something is dropped (drop()).
+            self._too_heavy_to_squeeze = True
+        if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
+            # The hero hid the door it stands in (or the map lost it): remember it, or every
+            # path would keep planning the same diagonal step (a Rogue stood 10,000 turns so).
+            door = start if "out of" in text else there
+            self._level_memory().remember_terrain(door, nh_bl.GLYPH_CMAP_OFF + G.S_VODOOR)
+        return res
+
+    async def move_to(self, target: Position) -> ActionResult:
+        """
+        Move one step toward target position.
+        Uses pathfinding over the remembered map (walks around walls, water,
+        lava, boulders, known traps, peaceful monsters and monsters that must not
+        be touched, such as floating eyes and molds; swaps with pets) and
+        opens a closed door that is the next step. Call it in a loop to walk.
+        """
+        target = _as_position(target)
+        if target is None or not target.on_map():
+            return self._fail(f"position {target!r} is off the map; x must be 0..78 and y 0..20")
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        hero = self._hero()
+        if hero == target:
+            return ActionResult(True, [], False, False, None)
+        path = self._path(target)
+        if path is None:
+            return self._fail(
+                f"no known path from ({hero.x}, {hero.y}) to ({target.x}, {target.y}); "
+                "explore more (find_unexplored) or pick a square you have seen"
+            )
+        step = path[0]
+        nxt = hero.offset(step)
+        g = int(self._level_memory().glyphs[nxt.y, nxt.x])
+        if G.CMAP_INDEX[g] in (G.S_VCDOOR, G.S_HCDOOR):
+            opened = await self.open_door(step)
+            # The map may remember a door as closed that was opened while something
+            # stood in it (a pet in the doorway): then just walk through.
+            if opened.success or "already open" not in (opened.error or "") + " ".join(opened.messages):
+                return opened
+        return await self.move(step)
+
+    # Peacefuls never attacked even with peaceful_ok: they kill the hero (shopkeepers,
+    # priests, the watch), or killing them costs Luck (humans and elves: murder; unicorns).
+    NEVER_ANGER = ("shopkeeper", "priest", "priestess", "guard", "watchman", "watch captain", "Oracle",
+                   "unicorn", "aligned priest", "high priest")
+
+    async def attack(self, direction: str, peaceful_ok: bool = False) -> ActionResult:
+        """Attack in a direction (force attack even if no monster). Peaceful
+        monsters are not attacked (error) unless ``peaceful_ok``: then a weak one
+        that blocks the only way on (a peaceful lichen in a corridor) is attacked
+        and turns hostile (alignment -1). Even then never a shopkeeper, priest,
+        guard, watchman, unicorn or any @ (human or elf: murder)."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        # 'F' skips NetHack's own "Really attack?" check, so look first.
+        there = self._hero().offset(normalize_direction(direction) or "n")
+        for m in await self.get_visible_monsters():
+            if m.position == there and m.is_invisible_marker and self._near_peaceful_keepers():
+                return self._fail("declined to attack an unseen monster here: it may be the shopkeeper or "
+                                  "priest met a moment ago, and angering one is deadly; wait, or move away")
+            if m.position == there and m.is_peaceful and not m.is_tame:
+                if not peaceful_ok:
+                    return self._fail(f"declined to attack the peaceful {m.name}; walk around it instead")
+                if m.char == "@" or any(w in m.name for w in self.NEVER_ANGER):
+                    return self._fail(f"declined to attack the peaceful {m.name}: angering it is deadly or "
+                                      "costs Luck; wait for it to move, or go round")
+
+        def swung(ex: Exchange, before: tuple, after: tuple) -> bool:
+            return after[0] != before[0] or any(re.search(r"\byou (hit|miss|kill|destroy)", m, re.I) for m in ex.messages)
+
+        rule = Rule(r"Really attack", "y", limit=1) if peaceful_ok else self._peaceful_rule()
+        return self._act("F" + key, [rule], success=swung)
+
+    def _near_peaceful_keepers(self) -> bool:
+        """A shop or temple was entered lately (its greeting in the last 400 turns): a blind
+        hero's unseen neighbour may well be the shopkeeper or the priest. (A blind Monk
+        killed a shopkeeper's 'it' so, and the shopkeeper killed him.)"""
+        now = self._stats_now().turn
+        kb = self._kb
+        for text, turn in zip(reversed(kb.history), reversed(kb.history_turns)):
+            if turn < now - 400:
+                break
+            if re.search(r"Welcome to .*'s|sacred place|Pilgrim, you enter", text):
+                return True
+        return False
+
+    async def wait(self) -> ActionResult:
+        """Wait one turn (search in place)."""
+        return await self.search()
+
+    async def search(self, count: int = 1) -> ActionResult:
+        """Search adjacent tiles for secrets (``count`` turns, stops if something appears)."""
+        if not isinstance(count, int) or count < 1 or count > 200:
+            return self._fail(f"count must be an integer 1..200, not {count!r}")
+        hero = self._hero()
+        keys = (str(count) if count > 1 else "") + "s"
+        before_turn = self._stats_now().turn
+        res = self._act(keys, success=lambda ex, b, a: a[0] != b[0])
+        if not self._game.done:
+            turns = max(1, self._stats_now().turn - before_turn)
+            for _ in range(min(turns, count)):
+                self._level_memory().record_search(hero)
+        return res

@@ -1,0 +1,266 @@
+"""State queries of NetHackAPI: stats, screen, messages, the map, monsters, items
+(on the floor and in the pack), equipment and status effects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import glyphs as G, maps, observe
+from ..keyboard import ESC, Exchange, PromptKind
+from ..models import DungeonLevel, Item, Monster, Position, Stats
+from .core import ApiCore, LOOK_HERE, EQUIPMENT_SLOTS, _as_position
+
+_OBJECT_NAMES: Optional[list[tuple[str, int]]] = None
+
+
+def _object_names() -> list[tuple[str, int]]:
+    global _OBJECT_NAMES
+    if _OBJECT_NAMES is None:
+        from nle import nethack as nh
+
+        names = []
+        for i in range(nh.NUM_OBJECTS):
+            d = nh.objdescr.from_idx(i)
+            for n in (d.oc_name, d.oc_descr):
+                if n:
+                    names.append((n, i))
+        names.sort(key=lambda t: -len(t[0]))
+        _OBJECT_NAMES = names
+    return _OBJECT_NAMES
+
+
+def _item_from_text(text: str, pos: Position) -> Item:
+    """An Item from a floor listing line; the glyph is guessed from its name."""
+    from nle import nethack as nh
+
+    glyph = -1
+    low = text.lower()
+    m = re.search(r"(.+?) corpses?\b", low)
+    if m:
+        words = re.sub(r"^(\d+|an?|the)\s+", "", m.group(1)).replace("partly eaten ", "")
+        words = re.sub(r"\b(blessed|uncursed|cursed)\s+", "", words).strip()
+        for i in range(nh.NUMMONS):
+            if nh.permonst(i).mname == words:
+                glyph = nh.GLYPH_BODY_OFF + i
+                break
+    # The words the hero sees name the class ("emerald potion" is a potion, though
+    # "emerald" is also a gem and a ring's look); plurals ("2 daggers") count too.
+    hint = next((cls for cls, pat in _CLASS_WORDS if re.search(pat, low)), None)
+    if glyph < 0:
+        for name, idx in _object_names():
+            if hint and G.object_class_name(nh.GLYPH_OBJ_OFF + idx) != hint:
+                continue
+            if re.search(r"\b" + re.escape(name) + r"(?:e?s)?\b", low):
+                glyph = nh.GLYPH_OBJ_OFF + idx
+                break
+    if glyph < 0:
+        qty, buc, _ = observe.parse_item_text(text)
+        return Item(-1, text, pos, None, qty, buc, False, hint or "unknown", text=text)
+    return observe.make_item(glyph, text, None, pos)
+
+
+_CLASS_WORDS = (
+    ("potion", r"\bpotions?\b"),
+    ("scroll", r"\bscrolls?\b"),
+    ("wand", r"\bwands?\b"),
+    ("ring", r"\brings?\b(?! mail)"),
+    ("amulet", r"\bamulets?\b"),
+    ("spellbook", r"\bspellbooks?\b"),
+    ("coin", r"\bgold pieces?\b"),
+    ("gem", r"\b(?:gray |grey )?stones?\b|\bgems?\b"),
+)
+
+
+class GameQueries(ApiCore):
+    """Reading the game: answers are cached until the next key reaches it."""
+
+    async def get_stats(self) -> Stats:
+        """Get current player statistics."""
+        return self._stats_now()
+
+    async def get_position(self) -> Position:
+        """Get player's current position."""
+        return self._hero()
+
+    async def get_screen(self) -> str:
+        """Get the raw ASCII screen (24x80)."""
+        return self._cached("screen", lambda: "\n".join(self._kb.screen_lines()))
+
+    async def get_messages(self, n: int = 10) -> list[str]:
+        """Get the last n game messages (oldest first)."""
+        return list(self._kb.history[-n:]) if n > 0 else []
+
+    async def get_current_level(self) -> DungeonLevel:
+        """Get parsed representation of current dungeon level.
+
+        ``tiles[y][x]`` covers the whole 21x79 map as the hero remembers it, not
+        only what is in view; ``explored_percentage`` is 100 when no frontier is left.
+        """
+        self._refresh()
+        return self._cached("level", self._build_level)
+
+    def _build_level(self) -> DungeonLevel:
+        level = self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
+        # A glyph encodes an object's true type; describe objects as the hero sees
+        # them (or by their class where the screen no longer describes them).
+        obs = self._obs()
+        ys, xs = np.nonzero(G.IS_ITEM[self._level_memory().glyphs])
+        for y, x in zip(ys.tolist(), xs.tolist()):
+            t = level.tiles[y][x]
+            t.description = observe.screen_description(obs, t.position) or (G.object_class_name(t.glyph) or "object")
+        return level
+
+    async def get_visible_monsters(self) -> list[Monster]:
+        """Get all monsters currently visible, nearest first (pets included; check is_tame)."""
+        return self._monsters_now()
+
+    def _monsters_now(self) -> list[Monster]:
+        def make() -> list[Monster]:
+            out = observe.visible_monsters(self._obs(), self._hero())
+            return [dataclasses.replace(m, is_tame=False) if m.is_tame and m.name in self._turned_pets else m
+                    for m in out]
+
+        return self._cached("monsters", make)
+
+    async def get_adjacent_monsters(self) -> list[Monster]:
+        """Get monsters in the 8 adjacent tiles."""
+        hero = self._hero()
+        return [m for m in await self.get_visible_monsters() if m.position.is_adjacent(hero)]
+
+    async def get_items_at(self, pos: Position) -> list[Item]:
+        """Get items at a specific position (the map shows only the top item of a pile)."""
+        pos = _as_position(pos)
+        if pos is None or not pos.on_map():
+            return []
+        if pos == self._hero():
+            return await self.get_items_here()
+        item = observe.item_on_map(self._obs(), pos)
+        if item is None:
+            g = int(self._level_memory().glyphs[pos.y, pos.x])
+            if G.IS_ITEM[g]:
+                item = observe.make_item(g, G.description(g), None, pos)
+        return [item] if item else []
+
+    async def get_items_here(self) -> list[Item]:
+        """Get items at player's current position (looks with ':', takes no game time)."""
+        if self._game.done:
+            return []
+        key = f"here@{self._game.steps}"
+        if key in self._cache:
+            return self._cache[key]
+        hero = self._hero()
+        lines = self._look_here()
+        items = [_item_from_text(t, hero) for t in lines]
+        self._cached(f"here@{self._game.steps}", lambda: items)
+        return items
+
+    def _look_here(self) -> list[str]:
+        """Lines naming the objects on the hero's square. ':' names a single
+        object; a pile is read from the pick-up menu (escaped, nothing taken),
+        which pages reliably where ':' shows a long pile as a full-screen text."""
+        texts = self._look_texts()
+        joined = "\n".join(texts)
+        single = re.search(r"You (?:see|feel) here (.+?)\.(?:\s|$)", joined)
+        if single and "Things that" not in joined:
+            return [single.group(1)]
+        lines = [
+            ln.strip() for ln in joined.splitlines()
+            if ln.strip() and not re.match(r"There is .* here|There are .* here|You (see|feel) no objects|"
+                                           r"Things that|You have no|Never mind", ln.strip())
+        ]
+        if not lines:
+            return []
+        # Two or more objects: ',' shows a menu, so listing through it takes nothing.
+        from_menu = self._pickup_menu_entries() if len(lines) >= 2 else []
+        return from_menu or lines
+
+    def _look_texts(self) -> list[str]:
+        """What ':' shows (messages and window lines); takes no game time."""
+        self._ensure_ready(Exchange())
+        texts: list[str] = []
+        self._kb.press(LOOK_HERE)
+        for _ in range(60):
+            p = self._kb.prompt()
+            if p.kind in (PromptKind.NONE, PromptKind.GAME_OVER):
+                texts.append(p.text)
+                break
+            texts.append(p.text)
+            self._kb.press(ESC if p.kind in (PromptKind.QUESTION, PromptKind.TEXT, PromptKind.MENU) else "\r")
+        self._kb.settle(Exchange())
+        return texts
+
+    def _pickup_menu_entries(self) -> list[str]:
+        entries: list[str] = []
+        self._kb.press(",")
+        p = self._kb.prompt()
+        if p.kind is PromptKind.MENU:
+            for _ in range(p.pages + 1):
+                entries += [e.text for e in p.entries]
+                if p.page >= p.pages:
+                    break
+                self._kb.press(">")
+                nxt = self._kb.prompt()
+                if nxt.kind is not PromptKind.MENU or nxt.page == p.page:
+                    break
+                p = nxt
+            self._kb.press(ESC)
+        self._kb.settle(Exchange())
+        return entries
+
+    async def get_inventory(self) -> list[Item]:
+        """Get current inventory."""
+        return self._cached("inventory", lambda: observe.inventory(self._obs()))
+
+    async def get_equipment(self) -> dict[str, Optional[Item]]:
+        """Get equipped items by slot: weapon, off hand, alternate weapon, quiver,
+        body armor, cloak, shirt, helmet, gloves, boots, shield, amulet,
+        left ring, right ring, eyewear (None where nothing is equipped)."""
+        eq: dict[str, Optional[Item]] = {slot: None for slot in EQUIPMENT_SLOTS}
+        for item in await self.get_inventory():
+            if item.equipped and item.equipped in eq and eq[item.equipped] is None:
+                eq[item.equipped] = item
+        return eq
+
+    async def get_status_effects(self) -> list[str]:
+        """Get active status effects (Blind, Confused, Stunned, Hallucinating,
+        Food poisoned, Ill, Stoned, Slimed, Strangled, Levitating, …, plus a
+        hunger state other than Not Hungry and any burden), "Engulfed" while
+        something has swallowed the hero (then any attack, in any direction, hits
+        the engulfer; walking, searching and Elbereth do nothing), and "Lycanthropy"
+        from a were-creature's bite ("You feel feverish") until cured: a prayer
+        with timeout <= 200 cures it, as it is major trouble."""
+        out = observe.status_effects(self._obs()["blstats"])
+        if maps.is_swallowed(self._obs()["glyphs"], self._hero()):
+            out.append("Engulfed")
+        if self._has_lycanthropy():
+            out.append("Lycanthropy")
+        return out
+
+    def _has_lycanthropy(self) -> bool:
+        # The status line never shows it: only the messages tell.
+        kb = self._kb
+        fresh = min(kb.messages_seen - self._fever_seen, len(kb.history))
+        self._fever_seen = kb.messages_seen
+        for text in kb.history[len(kb.history) - fresh:] if fresh > 0 else ():
+            if "You feel feverish" in text:
+                self._lycanthropy = True
+            elif "You feel purified" in text:
+                self._lycanthropy = False
+        return self._lycanthropy
+
+    async def get_comprehensive_state(self) -> dict[str, Any]:
+        """Stats, position, monsters, inventory, level and messages in one call."""
+        return {
+            "stats": await self.get_stats(),
+            "position": await self.get_position(),
+            "monsters": await self.get_visible_monsters(),
+            "inventory": await self.get_inventory(),
+            "status_effects": await self.get_status_effects(),
+            "messages": await self.get_messages(10),
+            "level": await self.get_current_level(),
+        }
