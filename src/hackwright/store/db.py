@@ -348,15 +348,20 @@ def _integrity_problem(conn: sqlite3.Connection) -> Optional[str]:
     return None
 
 
-def corrupt_path(p: Path) -> Path:
-    """A free ``<name>.corrupt-<timestamp>[-n]`` beside ``p``, for moving a bad file aside."""
+def aside_path(p: Path, label: str) -> Path:
+    """A free ``<name>.<label>-<timestamp>[-n]`` beside ``p``, for moving a file aside."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = p.with_name(f"{p.name}.corrupt-{stamp}")
+    target = p.with_name(f"{p.name}.{label}-{stamp}")
     n = 1
     while target.exists():
         n += 1
-        target = p.with_name(f"{p.name}.corrupt-{stamp}-{n}")
+        target = p.with_name(f"{p.name}.{label}-{stamp}-{n}")
     return target
+
+
+def corrupt_path(p: Path) -> Path:
+    """A free ``<name>.corrupt-<timestamp>[-n]`` beside ``p``, for moving a bad file aside."""
+    return aside_path(p, "corrupt")
 
 
 def move_sidecars(p: Path, target: Path) -> None:

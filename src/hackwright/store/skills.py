@@ -29,12 +29,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .db import move_sidecars, transaction
+from .db import aside_path, move_sidecars, transaction
 
 _VERSION_COLUMNS = "name, version, code, created_at, description, category, source"
 _EXECUTION_COLUMNS = ("timestamp", "skill_name", "params", "stopped_reason", "success", "actions_taken",
@@ -272,12 +271,7 @@ def _read_old(path: Path) -> tuple[list[dict], list[dict]]:
 
 
 def _rename_merged(path: Path) -> Optional[Path]:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.merged-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.merged-{stamp}-{n}")
+    target = aside_path(path, "merged")
     try:
         os.replace(path, target)
     except FileNotFoundError:  # another process merged it first
