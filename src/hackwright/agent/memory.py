@@ -7,7 +7,7 @@
   say — altars and their alignment, shops and their type, fountains, the
   monsters and items last seen — kept when the hero leaves and comes back.
   Terrain, stairs, per-tile search counts and stashes (squares the hero dropped
-  things on) live in the API's remembered map (``api/maps.py``); the summary
+  things on) live in the API's remembered map (``api/maps/``); the summary
   reads them from there, and the memory forgets a stash seen bare.
 """
 
