@@ -19,6 +19,8 @@ from .models import (
     Stats,
     Tile,
 )
+from .models import DungeonOverview, LookResult, OverviewLevel
+from .models import ContainerResult, EnhanceResult
 
 
 def __getattr__(name: str):
@@ -45,4 +47,9 @@ __all__ = [
     "Position",
     "Stats",
     "Tile",
+    "LookResult",
+    "OverviewLevel",
+    "DungeonOverview",
+    "ContainerResult",
+    "EnhanceResult",
 ]

@@ -352,3 +352,76 @@ class GameEvent:
     turn: int
     message: str
     data: dict = field(default_factory=dict)
+
+
+@dataclass
+class LookResult:
+    """What NetHack's farlook (``;``) says about one square (``NetHackAPI.look_at``).
+
+    Falsy when ``error`` is set: then the square was not looked at and the other
+    fields are empty.
+    """
+
+    position: Position
+    glyph_char: str  # the map symbol there (" " for a blank square)
+    description: str  # the specific words: "tame kitten", "peaceful watchman", "jackal", "fountain", "dark part of a room"
+    monster_name: Optional[str]  # the species shown there ("watchman"), None when no monster is shown
+    peaceful: bool
+    tame: bool
+    text: str  # NetHack's whole answer, e.g. "d        a dog or other canine (jackal)"
+    symbol_meaning: str = ""  # what the symbol stands for in general: "a dog or other canine"
+    error: Optional[str] = None
+
+    def __bool__(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class OverviewLevel:
+    """One level of the dungeon overview (``#overview``): only levels with something to remember."""
+
+    dungeon: str  # "The Dungeons of Doom", "The Gnomish Mines", …
+    level: int  # depth (Dlvl); 0 for the Planes of the endgame (see ``annotations``)
+    features: list[str]  # as NetHack counts them: "a fountain", "some fountains", "an altar to Anhur", "a general store"
+    branch: Optional[str]  # "Stairs down to The Gnomish Mines", "Portal to The Quest", None
+    annotations: list[str]  # the rest: your own annotation, "Oracle of Delphi", "Unsolved", a Plane's name, bones
+    is_current: bool  # "<- You are here."
+
+
+@dataclass
+class DungeonOverview:
+    """NetHack's ``#overview`` of the levels seen so far (``NetHackAPI.get_dungeon_overview``).
+    Falsy when ``error`` is set."""
+
+    levels: list[OverviewLevel]
+    text: str  # the window as NetHack showed it
+    error: Optional[str] = None
+
+    @property
+    def current(self) -> Optional[OverviewLevel]:
+        """The level the hero is on, if listed."""
+        return next((lv for lv in self.levels if lv.is_current), None)
+
+    def __bool__(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class ContainerResult(ActionResult):
+    """What ``loot``, ``put_in`` or ``take_out`` did, and what the container holds.
+
+    ``container`` names it as the game does ("large box", "bag"); ``contents``
+    lists the items inside after the action (their ``slot`` is None: they are not
+    in your pack; empty when the container is empty or could not be opened).
+    """
+
+    container: str = ""
+    contents: list[Item] = field(default_factory=list)
+
+
+@dataclass
+class EnhanceResult(ActionResult):
+    """What ``enhance`` did: ``advanced`` names each skill raised one level, in order,
+    e.g. ["long sword", "attack spells"]; empty when no skill could be advanced."""
+
+    advanced: list[str] = field(default_factory=list)

@@ -25,13 +25,18 @@ from .commands.core import (  # noqa: F401  (re-exported: imported from here by 
     ApiCore,
     _as_position,
 )
+from .commands.accessories import AccessoryCommands
+from .commands.containers import ContainerCommands
 from .commands.doors_stairs import DoorAndStairCommands, _closed_for_inventory, _worn_from  # noqa: F401
+from .commands.information import InformationCommands
 from .commands.items import ItemCommands
 from .commands.lookups import Lookups
 from .commands.movement import MovementCommands
 from .commands.pathfinding import Pathfinding
 from .commands.queries import GameQueries, _item_from_text  # noqa: F401
 from .commands.special import SpecialCommands
+from .commands.tools import ToolCommands
+from .commands.travel import TravelCommands
 
 
 class NetHackAPI(
@@ -40,6 +45,11 @@ class NetHackAPI(
     ItemCommands,
     DoorAndStairCommands,
     SpecialCommands,
+    TravelCommands,
+    InformationCommands,
+    ToolCommands,
+    ContainerCommands,
+    AccessoryCommands,
     Pathfinding,
     Lookups,
     ApiCore,

@@ -39,6 +39,11 @@ _DATACLASSES: dict[str, type] = {
         models.MonsterInfo,
         models.ItemInfo,
         models.GameEvent,
+        models.ContainerResult,  # loot, put_in, take_out
+        models.EnhanceResult,  # enhance
+        models.LookResult,  # look_at
+        models.OverviewLevel,  # get_dungeon_overview
+        models.DungeonOverview,
         SkillResult,
     )
 }

@@ -28,6 +28,8 @@ QUERIES = (
     "is_safe_to_eat",
     "get_prayer_timeout",
     "get_events",
+    "look_at",
+    "get_dungeon_overview",
 )
 # Change the game; each counts against the invocation's game-action limit.
 ACTIONS = (
@@ -56,6 +58,21 @@ ACTIONS = (
     "throw",
     "fire",
     "send_keys",
+    "apply",
+    "dig",
+    "force_lock",
+    "untrap",
+    "travel",
+    "chat",
+    "close_door",
+    "loot",
+    "put_in",
+    "take_out",
+    "put_on",
+    "remove",
+    "dip",
+    "enhance",
+    "offer",
 )
 # Evaluated inside the worker: it takes a Python callable, which cannot travel.
 LOCAL = ("find_nearest",)
@@ -65,7 +82,8 @@ PREFETCH = ("get_stats", "get_position", "get_visible_monsters")
 # Queries the host may answer ahead of time, because the skill asked them (with the
 # same arguments) after its previous action; get_items_here is absent: it types keys,
 # and lookup: its answer never changes with the game, so asking again would be waste.
-PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events", "lookup"}
+PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events", "lookup",
+                                     "look_at", "get_dungeon_overview"}
 MAX_ADAPTIVE_PREFETCH = 6
 
 CALLABLE = frozenset(QUERIES + ACTIONS)

@@ -157,7 +157,8 @@ def injected_names() -> dict[str, Any]:
         "DIRECTIONS": tuple(models.DIRECTIONS),
     }
     for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
-              "ItemInfo", "HungerState", "Alignment", "GameEvent"):
+              "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "OverviewLevel",
+              "DungeonOverview", "ContainerResult", "EnhanceResult"):
         names[n] = getattr(models, n)
     return names
 

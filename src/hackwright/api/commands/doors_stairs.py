@@ -9,7 +9,7 @@ from nle import nethack as nh_bl
 
 from .. import glyphs as G, observe
 from ..keyboard import Rule
-from ..models import ActionResult, Position, normalize_direction
+from ..models import DIRECTIONS, ActionResult, Position, normalize_direction
 from .core import ApiCore, KICK
 
 # What each letter of a dust engraving can wear down to (NetHack's engrave.c rubout
@@ -61,6 +61,43 @@ class DoorAndStairCommands(ApiCore):
             [Rule(r"In what direction", key, limit=1)],
             success=lambda ex, b, a: any(re.search(r"door opens|door crashes open", m) for m in ex.messages),
         )
+
+    async def close_door(self, direction: str) -> ActionResult:
+        """Close the open door next to you in a direction ('n', 's', 'e', 'w',
+        'ne', 'nw', 'se', 'sw'); a closed door keeps most monsters out. Fails,
+        saying why, when there is no open door there (no door at all, a
+        broken or empty doorway, a door already closed), when something
+        stands or lies in the doorway ("Something's in the way.": move the
+        object or wait for the monster), or when the door resists (try again)."""
+        key = self._direction_key(direction)
+        if key is None:
+            return self._fail(self._bad_direction(direction))
+        there = self._hero().offset(normalize_direction(direction) or "n")
+        res = self._act(
+            "c",
+            [Rule(r"In what direction", key, limit=1)],
+            success=lambda ex, b, a: any("door closes" in m for m in ex.messages),
+        )
+        if res.success:
+            return res
+        text = " ".join(res.messages)
+        where = f"({there.x}, {there.y})"
+        if re.search(r"no door there|no obvious way to close", text):
+            mem, hero = self._level_memory(), self._hero()
+            doors = [d for d in DIRECTIONS if hero.offset(d).on_map() and G.CMAP_INDEX[int(
+                mem.terrain[hero.offset(d).y, hero.offset(d).x])] in (G.S_VODOOR, G.S_HODOOR)]
+            res.error = f"there is no door at {where}; open doors next to you: {', '.join(doors) or 'none'}"
+        elif re.search(r"You are in the way", text):
+            res.error = "you stand in that doorway yourself"
+        elif re.search(r"in the way", text):
+            res.error = f"something is in the doorway at {where} (an object or a monster): clear it first"
+        elif re.search(r"already closed", text):
+            res.error = f"the door at {where} is already closed"
+        elif re.search(r"is broken|has no door", text):
+            res.error = f"the doorway at {where} has no door to close (broken or empty)"
+        elif re.search(r"door resists", text):
+            res.error = f"the door at {where} resists (closing can fail); try again"
+        return res
 
     async def kick(self, direction: str) -> ActionResult:
         """Kick in a direction (can break doors). Refuses to kick a shop's door: a

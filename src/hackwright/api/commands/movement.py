@@ -130,9 +130,15 @@ class MovementCommands(ApiCore):
                 return True
         return False
 
-    async def wait(self) -> ActionResult:
-        """Wait one turn (search in place)."""
-        return await self.search()
+    async def wait(self, count: int = 1) -> ActionResult:
+        """Wait ``count`` turns (1..200) in place, searching meanwhile (NetHack's
+        counted search, e.g. "20s"). NetHack stops early when a hostile monster
+        comes into view or next to you: then fewer turns passed (compare
+        get_stats().turn) and the messages end with "You stop searching.".
+        Refuses (nothing sent) a count that is not a whole number 1..200."""
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 200:
+            return self._fail(f"count must be a whole number of turns 1..200, not {count!r}")
+        return await self.search(count)
 
     async def search(self, count: int = 1) -> ActionResult:
         """Search adjacent tiles for secrets (``count`` turns, stops if something appears)."""

@@ -1,0 +1,559 @@
+"""Tools and digging for NetHackAPI: apply a tool, dig with a pick or a wand of
+digging, force a box's lock with a weapon, disarm a trap.
+
+NetHack 3.6's rules these commands follow (dig.c, lock.c, trap.c): a pick dug
+downward stops once it has made a pit and, applied again, digs on to a hole the
+hero falls through; stairs, ladders, altars and thrones cannot be dug, digging
+dries a fountain up and breaks a sink; Sokoban's and the towers' walls and
+floors are too hard; a hole dug in a shop lets its keeper grab the hero's pack,
+and a dug shop wall must be paid for. Applying a pick wields it; the weapon it
+replaces stays in the pack.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Optional
+
+from nle import nethack as nh_bl
+
+from .. import glyphs as G, maps, observe
+from ..keyboard import ESC, Exchange, Prompt, Rule
+from ..models import ActionResult, Item, Position, normalize_direction
+from .core import ApiCore, DIRECTION_KEYS, _FAILURES
+
+FORCE = chr(ord("f") | 0x80)  # M-f, NetHack's #force
+UNTRAP = chr(ord("u") | 0x80)  # M-u, NetHack's #untrap
+
+_KEY_NAMES = {v: k for k, v in DIRECTION_KEYS.items()} | {">": "down", "<": "up", ".": "self"}
+
+# What the pack's lines say an item is ("broad pick" is an unidentified dwarvish mattock).
+_DIG_TOOL = re.compile(r"\b(pick-axe|dwarvish mattock|broad pick)\b")
+_DIG_WAND = re.compile(r"\bwand of digging\b")
+_CONTAINER = re.compile(r"\b(bag|sack|box|chest)\b")
+_UNLOCKER = re.compile(r"\b(key|lock pick|credit card)\b")
+_ASKS_DIRECTION = re.compile(r"\b(stethoscope|mirror|expensive camera|leash|figurine|saddle)\b")
+_AIMS_AT_SQUARE = re.compile(r"\bgrappling hook\b")
+
+# Branches whose walls and floors no digging gets through.
+_NO_DIG_BRANCHES = {
+    "Sokoban": "Sokoban's walls and floors cannot be dug (solve the puzzle by pushing boulders)",
+    "Vlad's Tower": "Vlad's Tower's walls and floors cannot be dug",
+    "Elemental Planes": "nothing can be dug on the Elemental Planes",
+}
+
+# What stands on the hero's square and forbids digging down (':' names it).
+_NO_DIG_HERE = {
+    "staircase": "you stand on stairs, which are too hard to dig in; step off them first",
+    "ladder": "you stand on a ladder, which is too hard to dig in; step off it first",
+    "altar": "you stand on an altar, which cannot be dug (and digging at it angers its god); step off it",
+    "throne": "you stand on a throne, which is too hard to dig through; step off it",
+    "fountain": "digging down at a fountain only dries it up (no hole); step off it",
+    "sink": "digging down at a sink only breaks it (no hole); step off it",
+    "grave": "digging down here digs up a grave (Archeologists and Samurai lose alignment for it, and the "
+             "dead may rise); step off it",
+}
+_CMAP_HERE = {G.S_UPSTAIR: "staircase", G.S_DNSTAIR: "staircase", G.S_UPLADDER: "ladder", G.S_DNLADDER: "ladder",
+              G.S_ALTAR: "altar", G.S_THRONE: "throne", G.S_FOUNTAIN: "fountain", G.S_SINK: "sink",
+              G.S_GRAVE: "grave"}
+
+_TOO_HARD = re.compile(r"too hard to (?:dig|break)|This (?:wall|drawbridge) is too hard|petrified|glows then fades")
+_DIG_FAILS = re.compile(
+    r"welded to your|while wearing a shield|You can't reach the|You cannot reach|isn't enough room to dig|"
+    r"through thin air|You cannot stay under|You have no free|Clang!|You need an? |You can't dig|"
+    r"You don't have enough leverage|Nothing happens|You cannot |You can't "
+)
+_OPENED = re.compile(r"You make an opening|You succeed in cutting away|You break through|falls apart|"
+                     r"You dig through|shatters|You cut down the tree")
+_STOPPED = re.compile(r"You stop (?:digging|unlocking|locking|picking|forcing)")
+
+# Levels and squares NetHack called too hard to dig, kept with the level's own memory.
+_HARD: "weakref.WeakKeyDictionary[maps.LevelMemory, set]" = weakref.WeakKeyDictionary()
+
+
+def _offered(prompt: str) -> Optional[set[str]]:
+    """The direction keys a dig prompt offers: "In what direction do you want to
+    dig? [uln>]" (NetHack lists only where there is something to dig)."""
+    m = re.search(r"\[([^\]]*)\]", prompt)
+    if m is None:
+        return None
+    return set(m.group(1).split(" or ")[0].replace(" ", ""))
+
+
+_COMPASS = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+
+
+def _sentence(messages: list[str], pattern: re.Pattern) -> Optional[str]:
+    """The sentence of the messages that matches (NetHack joins several on one line)."""
+    for m in messages:
+        for part in re.split(r"(?<=[.!])\s+", m):
+            if pattern.search(part):
+                return part
+    return None
+
+
+def _names(keys: set[str]) -> str:
+    order = _COMPASS + ["down", "up"]
+    names = sorted((_KEY_NAMES[k] for k in keys if k in _KEY_NAMES and k != "<"),
+                   key=lambda n: order.index(n) if n in order else 99)
+    return ", ".join(names) or "none"
+
+
+class ToolCommands(ApiCore):
+    """Applying tools, digging, forcing locks and disarming traps."""
+
+    async def apply(self, item_letter: str, direction: Optional[str] = None) -> ActionResult:
+        """
+        Apply (use) a tool from your pack.
+
+        What happens depends on the tool:
+        - pick-axe or dwarvish mattock: digs in ``direction`` (a compass direction
+          or 'down'), exactly as ``dig(direction, item_letter)``.
+        - skeleton key, lock pick, credit card: unlocks the locked door in
+          ``direction``, or the locked box or chest on your square with
+          direction='self' (also 'here' or '.'). Picking a lock takes several
+          turns; the result succeeds once NetHack says "You succeed in picking
+          the lock" (or "... in unlocking ...").
+          It only ever unlocks: a door or box that is not locked is a failure.
+        - unicorn horn (cures what it can), whistles and horns (a magic whistle
+          brings your pets next to you), lamps, lanterns and candles (light them,
+          or snuff them when lit), towel, blindfold and other tools without a
+          target: used at once; ``direction`` is not needed.
+        - stethoscope, mirror, camera, leash, figurine, saddle and any tool whose
+          use asks "In what direction?": ``direction`` is required (compass, 'up',
+          'down' or 'self'); without it the result fails and nothing is used.
+        - bags, sacks, boxes and chests are containers: not applied here, use
+          ``loot()``, ``put_in(container, letters)`` and ``take_out(container,
+          letters)``.
+        Fails, naming the tools you carry, for a letter that is not in your pack
+        or is not a tool (weapons are wielded, food eaten, wands zapped). A tool
+        that asks for something apply() cannot choose (an item to grease or write
+        on, a corpse to tin, a square to aim a grappling hook at) fails with the
+        question it asked and nothing used.
+        """
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        inv = await self.get_inventory()
+        tools = [i for i in inv if i.object_class == "tool"]
+        listing = ", ".join(f"{i.slot} ({i.text})" for i in tools) or "none"
+        item = next((i for i in inv if isinstance(item_letter, str) and i.slot == item_letter), None)
+        if item is None:
+            return self._fail(f"no inventory item with letter {item_letter!r}; tools you can apply: {listing}")
+        if item.object_class != "tool":
+            return self._fail(f"{item.slot} ({item.text}) is not a tool (class: {item.object_class}); "
+                              f"tools you can apply: {listing}")
+        text = item.text.lower()
+        if _DIG_TOOL.search(text):
+            if direction is None:
+                return self._fail(f"{item.slot} ({item.text}) digs: pass direction= (n, ne, e, se, s, sw, w, nw "
+                                  f"or down), or call dig(direction, item_letter)")
+            return await self.dig(direction, item.slot)
+        if _CONTAINER.search(text) and "bag of tricks" not in text:
+            return self._fail(f"{item.slot} ({item.text}) is a container: use loot() for a box on the floor, "
+                              f"put_in(container, letters) and take_out(container, letters) for one you carry")
+        if _AIMS_AT_SQUARE.search(text):
+            return self._fail(f"{item.slot} ({item.text}) is aimed at a map square, which apply() does not do; "
+                              f"use send_keys")
+        key = None
+        if direction is not None:
+            d = "self" if isinstance(direction, str) and direction.strip().lower() == "here" else direction
+            key = self._direction_key(d, allow_vertical=True)
+            if key is None:
+                return self._fail(self._bad_direction(direction, True) + " (or 'here')")
+        if key is None and (_ASKS_DIRECTION.search(text) or _UNLOCKER.search(text)):
+            what = "the door's direction, or 'self' for a box here" if _UNLOCKER.search(text) else \
+                "a compass direction, 'up', 'down' or 'self'"
+            return self._fail(f"{item.slot} ({item.text}) is used in a direction: pass direction= ({what})")
+        if _UNLOCKER.search(text):
+            return await self._unlock(item, key or ".")
+        need_dir = "this tool is used in a direction: pass direction= (a compass direction, 'up', 'down' or 'self')"
+        rules = [
+            Rule(r"What do you want to use or apply", item.slot, limit=1),
+            Rule(r"In what direction", key, limit=1, error=None if key else need_dir),
+            Rule(r"Improvise\?", "y"),  # play an instrument freely, not a tune
+            Rule(r"candelabrum", "n"),  # candles are lit, not attached
+        ]
+
+        def used(ex: Exchange, b: tuple, a: tuple) -> bool:
+            said = [m for m in ex.messages if not any(m.startswith(q) for q in ex.questions)]
+            return (a != b or bool(said)) and not any(_FAILURES.search(m) for m in ex.messages)
+
+        res = self._act("a", rules, success=used)
+        if not res.success and res.error and "[escaped]" in res.error and res.error != need_dir:
+            asked = res.error.replace(" [escaped]", "")
+            res.error = f"{item.slot} ({item.text}) asked {asked!r}, which apply() does not answer; nothing was used"
+        return res
+
+    async def dig(self, direction: str, item_letter: Optional[str] = None) -> ActionResult:
+        """
+        Dig in a compass direction ('n', 'ne', … 'nw') or 'down' with a pick-axe or
+        dwarvish mattock (the first one in your pack when item_letter is None).
+
+        Digging sideways cuts through rock, a wall, a closed door, a boulder or a
+        statue next to you; success means that square can now be walked on.
+        Digging down makes a pit first, and dig() goes on digging until the hole
+        is through and you fall to the level below; success means the level
+        changed, and the last message says the new depth ("Now on Dlvl 3 ...").
+        Applying the pick wields it in place of your weapon (wield the weapon
+        again with wield() before fighting).
+
+        With a wand as item_letter, or with no pick carried but an identified
+        wand of digging, the wand is zapped instead: down it makes a hole you
+        fall through, sideways it digs a long corridor.
+
+        Refused before anything is done (a failed result saying why): a
+        direction that is not a compass direction or 'down'; a sideways
+        direction with nothing to dig (the error lists the directions that have
+        something, as NetHack offers them); no digging tool; in Sokoban, Vlad's
+        Tower or the Elemental Planes; digging down or into a shop's wall while
+        its shopkeeper is in view (he grabs your pack, or makes you pay); down
+        while levitating, or standing on stairs, a ladder, an altar, a throne, a
+        fountain, a sink or a grave; where NetHack already said the floor (or
+        that wall) is too hard to dig, as in the Wizard's tower. When NetHack
+        says "too hard to dig in" the result fails with that. A monster that
+        interrupts the digging ends the call with a failed result whose error
+        says "interrupted" and names it: deal with it, then call dig() again to
+        continue (the work done is kept).
+        """
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        d = normalize_direction(direction, allow_vertical=True) if isinstance(direction, str) else None
+        if d not in (*DIRECTION_KEYS, "down"):
+            return self._fail(f"invalid dig direction {direction!r}; use one of: n, ne, e, se, s, sw, w, nw, down")
+        inv = await self.get_inventory()
+        if item_letter is not None:
+            item = next((i for i in inv if isinstance(item_letter, str) and i.slot == item_letter), None)
+            if item is None or not (_DIG_TOOL.search(item.text) or item.object_class == "wand"):
+                diggers = [i for i in inv if _DIG_TOOL.search(i.text) or i.object_class == "wand"]
+                what = (f"{item.slot} ({item.text}) cannot dig" if item
+                        else f"no inventory item with letter {item_letter!r}")
+                return self._fail(f"{what}; digging tools and wands you carry: "
+                                  + (", ".join(f"{i.slot} ({i.text})" for i in diggers) or "none"))
+        else:
+            item = next((i for i in inv if _DIG_TOOL.search(i.text)), None) or \
+                next((i for i in inv if i.object_class == "wand" and _DIG_WAND.search(i.text)), None)
+            if item is None:
+                return self._fail("you carry nothing to dig with: dig needs a pick-axe or a dwarvish mattock (or an "
+                                  "identified wand of digging); tools you carry: "
+                                  + (", ".join(f"{i.slot} ({i.text})" for i in inv if i.object_class == "tool")
+                                     or "none"))
+        wand = item.object_class == "wand"
+        why = self._dig_refusal(d, wand)
+        if why is not None:
+            return self._fail(why)
+        if wand:
+            return await self._zap_dig(item, d)
+        return await self._pick_dig(item, d)
+
+    async def force_lock(self) -> ActionResult:
+        """
+        Force open the lock of a locked large box or chest on your square with
+        your wielded weapon (#force). A blade pries the lock (a small chance to
+        break the blade); a blunt weapon bashes the box, which may break it and
+        the potions inside. Takes several turns; success means NetHack said
+        "You succeed in forcing the lock" (then open the box with loot()).
+        Fails, sending nothing, when no box or chest is here or you wield no
+        weapon; fails with NetHack's words when the box is not locked or your
+        weapon cannot force (a whip, bow, flail or missile), and with
+        "interrupted" when a monster stopped you (call again to resume).
+        """
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        weapon = (await self.get_equipment()).get("weapon")
+        if weapon is None:
+            return self._fail("you wield no weapon: #force needs a wielded weapon (a blade pries the lock, a blunt "
+                              "weapon bashes the box); wield one first")
+        here = await self.get_items_here()
+        if not any(re.search(r"\b(box|chest)\b", i.text.lower()) for i in here):
+            return self._fail("there is no box or chest here to force; here: "
+                              + (", ".join(i.text for i in here) or "nothing"))
+        return await self._occupation(
+            FORCE, lambda: [Rule(r"force its lock\?", "y", limit=1)],
+            r"You succeed in forcing the lock", r"decide not to force|You give up|already (?:unlocked|broken)|"
+                                                r"You can't force|broke!",
+        )
+
+    async def untrap(self, direction: str) -> ActionResult:
+        """
+        Try to disarm a trap you know of (#untrap) on the square next to you in
+        ``direction`` (compass), or on your own square with 'here' ('self' or
+        '.'): a squeaky board is oiled, a bear trap, land mine, arrow or dart
+        trap is disarmed (you may keep the arrows or darts), a web removed. A
+        squeaky board needs a can of grease or a potion of oil (identified) in
+        your pack, which is used for it.
+        Success means NetHack said the trap was disarmed. It can go wrong: the
+        trap may be set off ("Whoops..."), or be "difficult to disarm" (try
+        again). Fails, sending nothing, when no trap is known there (the error
+        lists the known traps next to you), and with NetHack's words for a trap
+        that cannot be disarmed (pits, holes, teleport traps...).
+        """
+        if self._game.done:
+            return self._fail("the game is over; no more actions are possible")
+        here = isinstance(direction, str) and direction.strip().lower() in ("here", "self", ".")
+        d = "self" if here else normalize_direction(direction)
+        if d is None:
+            return self._fail(self._bad_direction(direction) + ", or here")
+        hero = self._hero()
+        target = hero if here else hero.offset(d)
+        mem = self._level_memory()
+        known = target.on_map() and mem.is_trap(target)
+        if here and not known:
+            look = " ".join(self._look_texts())
+            names = "|".join(re.escape(n) for n in self._TRAP_NAMES)
+            known = bool(re.search(rf"There is an? (?:{names}) here|\b(box|chest)\b", look))
+        if not known:
+            near = [p for p in [hero, *hero.neighbors()] if p.on_map() and mem.is_trap(p)]
+            listing = ", ".join("here" if p == hero else hero.direction_to(p) for p in near) or "none"
+            where = "on your square" if here else f"to the {d} at ({target.x}, {target.y})"
+            return self._fail(f"no known trap {where}; known traps next to you: {listing}")
+        key = "." if here else DIRECTION_KEYS[d]
+        # A squeaky board is oiled: NetHack asks for the oil or grease.
+        oil = next((i.slot for i in await self.get_inventory() if re.search(r"can of grease|potion of oil", i.text)),
+                   None)
+        res = self._act(
+            UNTRAP,
+            [Rule(r"In what direction", key, limit=1), Rule(r"Check it for traps\?|Disarm it\?", "y"),
+             Rule(r"untrap with", oil, limit=1, error=None if oil else
+                  "a squeaky board is disarmed with a can of grease or a potion of oil, and you carry neither "
+                  "(known as such)"),
+             self._peaceful_rule()],
+            success=lambda ex, b, a: any(re.search(r"You disarm|You repair|You find no traps|You succeed|"
+                                                   r"You manage to|is now harmless", m) for m in ex.messages),
+        )
+        return res
+
+    # ------------------------------------------------------------ helpers
+    async def _unlock(self, item: Item, key: str) -> ActionResult:
+        return await self._occupation(
+            "a", lambda: [Rule(r"What do you want to use or apply", item.slot, limit=1),
+                          Rule(r"In what direction", key, limit=1),
+                          Rule(r"(?:unlock it|pick its lock)\?", "y", limit=1),
+                          Rule(r"(?<!un)lock it\?|fix its lock\?", "n", limit=1,
+                               error="it is not locked (apply only unlocks); nothing was done")],
+            r"You succeed in (?:unlocking|picking)",
+            r"You give up|doesn't seem to be any sort of lock|no door there|has no door|cannot lock|is broken|"
+            r"can't lock|I don't|too hard",
+        )
+
+    async def _occupation(self, keys: str, rules, done: str, failed: str) -> ActionResult:
+        """Run a many-turn command (picking or forcing a lock) to its end: again
+        after an interruption, unless a hostile monster is in view."""
+        messages: list[str] = []
+        turn0 = self._stats_now().turn
+        for _ in range(6):
+            res = self._act(keys, rules(), success=lambda ex, b, a: True)
+            messages += res.messages
+            text = " ".join(res.messages)
+            if res.game_over:
+                return ActionResult(False, messages, True, True, res.error, game_over=True)
+            if re.search(done, text):
+                return self._result(True, messages, turn0, None)
+            if res.error or re.search(failed, text) or not _STOPPED.search(text):
+                err = res.error or next((m for m in res.messages if re.search(failed, m) or _FAILURES.search(m)),
+                                        res.messages[-1] if res.messages else "nothing happened")
+                return self._result(False, messages, turn0, err)
+            hostile = self._hostile_in_view()
+            if hostile:
+                return self._result(False, messages, turn0, f"interrupted: {hostile}; deal with it, then call again "
+                                                            f"to resume")
+        return self._result(False, messages, turn0, "interrupted again and again; nothing finished")
+
+    def _result(self, ok: bool, messages: list[str], turn0: int, error: Optional[str]) -> ActionResult:
+        turned = self._game.done or self._stats_now().turn != turn0
+        return ActionResult(ok, messages, turned, turned or bool(messages), None if ok else error,
+                            game_over=self._game.done)
+
+    def _hostile_in_view(self) -> Optional[str]:
+        """The nearest hostile monster in view, as "a jackal at (x, y), next to you"."""
+        hero = self._hero()
+        mons = [m for m in observe.visible_monsters(self._obs(), hero) if not m.is_peaceful and not m.is_tame]
+        if not mons:
+            return None
+        m = min(mons, key=lambda m: hero.steps_to(m.position))
+        near = ", next to you" if hero.is_adjacent(m.position) else ""
+        return f"a {m.name} at ({m.position.x}, {m.position.y}){near}"
+
+    def _branch(self) -> str:
+        return observe.branch_name(int(self._obs()["blstats"][nh_bl.NLE_BL_DNUM]))
+
+    def _level_key(self) -> tuple[int, int]:
+        bl = self._obs()["blstats"]
+        return int(bl[nh_bl.NLE_BL_DNUM]), int(bl[nh_bl.NLE_BL_DLEVEL])
+
+    def _dig_refusal(self, d: str, wand: bool) -> Optional[str]:
+        """Why digging in direction ``d`` must not even start here, or None."""
+        branch = self._branch()
+        if branch in _NO_DIG_BRANCHES:
+            return f"not digging: {_NO_DIG_BRANCHES[branch]}"
+        mem = self._level_memory()
+        hero = self._hero()
+        hard = _HARD.setdefault(mem, set())
+        if d == "down":
+            if "Levitating" in observe.status_effects(self._obs()["blstats"]):
+                return "not digging: you are levitating and cannot reach the floor"
+            if "floor" in hard:
+                return ("not digging: NetHack said this level's floor is too hard to dig in (a special level such as "
+                        "the Wizard's tower); take the stairs")
+            what = _CMAP_HERE.get(int(G.CMAP_INDEX[int(mem.terrain[hero.y, hero.x])]))
+            if what is None:
+                look = " ".join(self._look_texts())
+                m = re.search(r"There is an? (?:\w+ )?(staircase|ladder|altar|throne|fountain|sink|grave)\b", look)
+                what = m.group(1) if m else None
+            if what is not None:
+                return f"not digging down: {_NO_DIG_HERE[what]}"
+        else:
+            target = hero.offset(d)
+            if not target.on_map():
+                return f"not digging {d}: that is the edge of the map"
+            if target in hard:
+                return f"not digging {d}: NetHack said the wall at ({target.x}, {target.y}) is too hard to dig"
+            if not wand:
+                can = [n for n in _COMPASS if self._diggable(mem, hero.offset(n))]
+                if d not in can:
+                    return f"nothing to dig to the {d}; you can dig: {', '.join(can + ['down'])}"
+        shop = self._shop_squares(mem)
+        if shop:
+            if d == "down" and hero in shop:
+                return ("not digging down in a shop while its shopkeeper is in view: he would grab your pack as you "
+                        "fall (and you would owe for the hole); leave the shop first")
+            if d != "down":
+                line = [hero.offset(d)]
+                while wand and line[-1].offset(d).on_map():
+                    line.append(line[-1].offset(d))  # a digging beam goes on for many squares
+                if any(p in shop for p in line):
+                    return (f"not digging {d}: that is a shop's wall and its shopkeeper is in view (he makes you pay "
+                            f"for the damage, and gets angry if you do not); dig elsewhere")
+        return None
+
+    def _shop_squares(self, mem: maps.LevelMemory) -> set[Position]:
+        """The floor, walls and doors of the shops whose keepers are in view: the
+        room around each shopkeeper, found over the remembered map (both rooms
+        when he stands in his doorway)."""
+        keepers = [m.position for m in observe.visible_monsters(self._obs(), self._hero()) if m.name == "shopkeeper"]
+        if not keepers:
+            return set()
+        cmap = G.CMAP_INDEX[mem.terrain]
+        # Walls, doors, bars, trees and corridors bound a room; stone never seen is not floor.
+        wall = ((cmap >= G.S_VWALL) & (cmap <= G.S_TREE)) | (cmap == G.S_CORR) | (cmap == G.S_LITCORR)
+        stone = (cmap == G.S_STONE) & ~mem.seen
+        blocked = wall | stone
+        floor: set[Position] = set()
+        for k in keepers:
+            starts = [k] if not wall[k.y, k.x] else [p for p in k.neighbors() if p.on_map() and not blocked[p.y, p.x]]
+            todo = [p for p in starts if p not in floor]
+            floor.update(todo)
+            while todo and len(floor) < 600:
+                p = todo.pop()
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    q = Position(p.x + dx, p.y + dy)
+                    if q.on_map() and q not in floor and not blocked[q.y, q.x]:
+                        floor.add(q)
+                        todo.append(q)
+        return floor | {q for p in floor for q in p.neighbors() if q.on_map()}
+
+    @staticmethod
+    def _diggable(mem: maps.LevelMemory, pos: Position) -> bool:
+        """Whether a pick has something to dig at ``pos`` as remembered: rock (also
+        never seen), a wall, a closed door, a boulder or a statue (NetHack's dig_typ)."""
+        if not pos.on_map():
+            return False
+        c = int(G.CMAP_INDEX[int(mem.terrain[pos.y, pos.x])])
+        g = int(mem.glyphs[pos.y, pos.x])
+        # Blank stone where something was seen is floor never seen bare (under items).
+        rock = c == G.S_STONE and not mem.seen[pos.y, pos.x]
+        return (rock or G.S_VWALL <= c <= G.S_TRWALL or c in (G.S_VCDOOR, G.S_HCDOOR) or g == G.BOULDER_GLYPH
+                or G.KIND[g] == G.GlyphKind.STATUE)
+
+    def _walkable(self, pos: Position) -> bool:
+        return bool(self._level_memory().walkable_mask()[pos.y, pos.x])
+
+    async def _pick_dig(self, tool: Item, d: str) -> ActionResult:
+        key = ">" if d == "down" else DIRECTION_KEYS[d]
+        level0 = self._level_key()
+        target = None if d == "down" else self._hero().offset(d)
+        turn0 = self._stats_now().turn
+        offered_bad: list[str] = []
+
+        def answer(p: Prompt) -> str:
+            offered = _offered(p.text)
+            if offered is not None and key not in offered:
+                offered_bad.append(_names(offered))
+                return chr(ESC)
+            return key
+
+        messages: list[str] = []
+        for _ in range(10):
+            res = self._act("a", [Rule(r"What do you want to use or apply", tool.slot, limit=1),
+                                  Rule(r"In what direction do you want to dig", answer, limit=1),
+                                  Rule(r"Continue digging", "y"), self._peaceful_rule()],
+                            success=lambda ex, b, a: True)
+            messages += res.messages
+            text = " ".join(res.messages)
+            if res.game_over:
+                return ActionResult(False, messages, True, True, res.error, game_over=True)
+            if offered_bad:
+                where = "down" if d == "down" else f"to the {d}"
+                return self._result(False, messages, turn0, f"nothing to dig {where}; you can dig: {offered_bad[0]}")
+            if d == "down" and self._level_key() != level0:
+                return self._arrived(messages, turn0)
+            if target is not None and (_OPENED.search(text) or self._walkable(target)):
+                return self._result(True, messages, turn0, None)
+            if _TOO_HARD.search(text):
+                self._remember_hard(target)
+                return self._result(False, messages, turn0, f"undiggable: {_sentence(res.messages, _TOO_HARD)}")
+            if res.error or _DIG_FAILS.search(text):
+                return self._result(False, messages, turn0, res.error or _sentence(res.messages, _DIG_FAILS))
+            if "[escaped]" in text or not (res.turn_elapsed or re.search(r"\bdig", text)):
+                # A question dig() does not know, or nothing done: stop rather than loop.
+                return self._result(False, messages, turn0, next(
+                    (m for m in res.messages if _FAILURES.search(m)), res.messages[-1] if res.messages else
+                    "nothing happened"))
+            if _STOPPED.search(text) or not re.search(r"dig a pit", text):
+                hostile = self._hostile_in_view()
+                if hostile:
+                    return self._result(False, messages, turn0, f"digging interrupted: {hostile}; deal with it, "
+                                                                f"then call dig() again to continue")
+        return self._result(False, messages, turn0, "digging did not get through; call dig() again to continue")
+
+    async def _zap_dig(self, wand: Item, d: str) -> ActionResult:
+        key = ">" if d == "down" else DIRECTION_KEYS[d]
+        level0 = self._level_key()
+        turn0 = self._stats_now().turn
+        hero = self._hero()
+        first_rock = None
+        if d != "down":
+            walkable = self._level_memory().walkable_mask()
+            p = hero.offset(d)
+            while p.on_map() and walkable[p.y, p.x]:
+                p = p.offset(d)
+            first_rock = p if p.on_map() else None
+        res = self._act("z", [Rule(r"What do you want to zap", wand.slot, limit=1),
+                              Rule(r"In what direction", key, limit=1)], success=lambda ex, b, a: True)
+        text = " ".join(res.messages)
+        if res.game_over:
+            return res
+        if d == "down" and self._level_key() != level0:
+            return self._arrived(res.messages, turn0)
+        if d != "down" and first_rock is not None and self._walkable(first_rock):
+            return self._result(True, res.messages, turn0, None)
+        if _TOO_HARD.search(text):
+            if d == "down" or first_rock is not None:
+                self._remember_hard(None if d == "down" else first_rock)
+            return self._result(False, res.messages, turn0, f"undiggable: {_sentence(res.messages, _TOO_HARD)}")
+        where = "no hole was made" if d == "down" else f"nothing was dug to the {d}"
+        return self._result(False, res.messages, turn0, res.error or _sentence(res.messages, _DIG_FAILS) or
+                            f"{where} (the wand may not be a wand of digging, or may be out of charges)")
+
+    def _arrived(self, messages: list[str], turn0: int) -> ActionResult:
+        """The hero fell through the hole: say where to."""
+        self._learn_square_underfoot()
+        s = self._stats_now()
+        messages = messages + [f"Now on Dlvl {s.dungeon_level} ({s.branch} level {s.level_in_branch})."]
+        return self._result(True, messages, turn0, None)
+
+    def _remember_hard(self, target: Optional[Position]) -> None:
+        _HARD.setdefault(self._level_memory(), set()).add("floor" if target is None else target)
+
+
+__all__ = ["ToolCommands", "FORCE", "UNTRAP"]

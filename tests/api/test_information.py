@@ -1,0 +1,191 @@
+"""Scenarios for farlook, the dungeon overview, #chat and closing doors, on real games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hackwright.api import NetHackAPI, Position
+from hackwright.api.commands.information import parse_overview
+from hackwright.api.keyboard import PromptKind
+from tests.conftest import room_des
+
+LEVELS = Path(__file__).resolve().parent.parent / "levels"
+ROOM = ["-------", "|.....|", "|.....|", "|.....|", "-------"]
+
+
+def at_command_prompt(api: NetHackAPI) -> bool:
+    return api.game_over or api._kb.prompt().kind is PromptKind.NONE
+
+
+async def turn(api: NetHackAPI) -> int:
+    return (await api.get_stats()).turn
+
+
+# ------------------------------------------------------------------ look_at
+async def test_looking_at_a_peaceful_watchman_names_him_as_peaceful_and_takes_no_time(make_api):
+    api = make_api((LEVELS / "peaceful_watchman.des").read_text())
+    watchman = (await api.get_visible_monsters())[0]
+    t0 = await turn(api)
+    look = await api.look_at(watchman.position)
+    assert look, look.error
+    assert look.glyph_char == "@" and look.monster_name == "watchman"
+    assert look.peaceful and not look.tame
+    assert look.description == "peaceful watchman" and "peaceful watchman" in look.text
+    assert await turn(api) == t0 and at_command_prompt(api)
+
+
+async def test_looking_at_the_pet_says_tame_and_at_a_bare_floor_square_says_floor(make_api):
+    api = make_api(room_des(ROOM), role="valkyrie", extra={"pet": True})
+    pet = next(m for m in await api.get_visible_monsters() if m.is_tame)
+    look = await api.look_at(pet.position)
+    assert look.tame and not look.peaceful and look.monster_name == pet.name
+    assert look.description == f"tame {pet.name}"
+    hero = await api.get_position()
+    occupied = {m.position for m in await api.get_visible_monsters()} | {hero}
+    floor = next(Position(x, y) for y in range(hero.y, hero.y + 3) for x in range(hero.x, hero.x + 5)
+                 if Position(x, y) not in occupied)
+    look = await api.look_at(floor)
+    assert look.glyph_char == "." and look.description == "floor of a room"
+    assert look.monster_name is None and not look.peaceful and not look.tame
+
+
+async def test_looking_at_a_fountain_and_a_hostile_jackal(make_api):
+    api = make_api(room_des(ROOM, "FOUNTAIN:(3,2)\nMONSTER:('d',\"jackal\"),(5,3),asleep"), role="valkyrie")
+    hero = await api.get_position()
+    fountain = await api.look_at(Position(hero.x + 2, hero.y + 1))
+    assert (fountain.glyph_char, fountain.description, fountain.monster_name) == ("{", "fountain", None)
+    jackal = await api.look_at(Position(hero.x + 4, hero.y + 2))
+    assert jackal.monster_name == "jackal" and jackal.description == "jackal"
+    assert not jackal.peaceful and not jackal.tame and jackal.symbol_meaning == "a dog or other canine"
+
+
+async def test_looking_off_the_map_is_an_error_result_not_an_exception(make_api):
+    api = make_api(room_des(ROOM))
+    look = await api.look_at(Position(79, 3))
+    assert not look and "off the map" in look.error
+    look = await api.look_at("here")
+    assert not look and "0..78" in look.error
+    assert at_command_prompt(api)
+
+
+# ------------------------------------------------------------------ overview
+async def test_the_overview_remembers_the_fountain_and_altar_of_the_level_left_behind(make_api):
+    des = room_des(ROOM, "FOUNTAIN:(3,1)\nALTAR:(3,3),chaos,altar\nSTAIR:(5,2),down")
+    api = make_api(des, role="valkyrie")
+    assert (await api.travel(">")).success
+    assert (await api.go_down()).success
+    t0 = await turn(api)
+    overview = await api.get_dungeon_overview()
+    assert overview, overview.error
+    assert await turn(api) == t0 and at_command_prompt(api)
+    by_depth = {lv.level: lv for lv in overview.levels}
+    assert "a fountain" in by_depth[1].features and any("altar" in f for f in by_depth[1].features)
+    assert not by_depth[1].is_current
+    assert overview.current is by_depth[2] and by_depth[2].dungeon == "The Dungeons of Doom"
+
+
+async def test_on_the_full_game_the_overview_lists_the_first_level_as_the_current_one(make_api):
+    api = make_api(seed=3)
+    overview = await api.get_dungeon_overview()
+    assert overview.current is not None and overview.current.level == 1
+    assert overview.current.dungeon == "The Dungeons of Doom"
+    assert at_command_prompt(api)
+
+
+def test_an_overview_window_with_branches_shops_and_annotations_is_parsed():
+    window = [
+        "The Dungeons of Doom: levels 1 to 4",
+        '   Level 2: "stash here"',
+        "      A general store, some fountains.",
+        "      Stairs down to The Gnomish Mines.",
+        "   Level 4: <- You are here.",
+        "      Many fountains, an altar to Tyr.",
+        "      A very big room.",
+        "The Gnomish Mines: levels 3 to 5",
+        "   Level 5:",
+        "      A temple.",
+    ]
+    levels = parse_overview(window)
+    assert [(lv.dungeon, lv.level) for lv in levels] == [
+        ("The Dungeons of Doom", 2), ("The Dungeons of Doom", 4), ("The Gnomish Mines", 5)]
+    two, four, five = levels
+    assert two.features == ["a general store", "some fountains"] and two.annotations == ["stash here"]
+    assert two.branch == "Stairs down to The Gnomish Mines" and not two.is_current
+    assert four.is_current and four.features == ["many fountains", "an altar to Tyr"]
+    assert four.annotations == ["A very big room"] and four.branch is None
+    assert five.features == ["a temple"]
+
+
+# ------------------------------------------------------------------ chat
+async def test_chatting_with_an_awake_peaceful_watchman_gets_an_answer_and_a_sleeping_one_none(make_api):
+    api = make_api(room_des(ROOM, 'MONSTER:(\'@\',"watchman"),(2,1),peaceful'), role="valkyrie")
+    t0 = await turn(api)
+    res = await api.chat("e")
+    assert res.success, res
+    assert res.messages and not any("Talk to whom" in m for m in res.messages)
+    assert await turn(api) > t0 and at_command_prompt(api)
+
+    api = make_api((LEVELS / "peaceful_watchman.des").read_text())  # asleep
+    res = await api.chat("e")
+    assert not res.success and "not to notice you" in res.error and "asleep" in res.error, res
+
+
+async def test_a_temple_priest_asking_for_a_donation_gets_no_gold(make_api):
+    des = room_des(ROOM, 'REGION:(1,1,5,3),lit,"temple"\nALTAR:(3,2),chaos,shrine\nOBJECT:(\'$\',"gold piece"),(1,1)')
+    api = make_api(des, role="valkyrie")
+    assert (await api.pickup()).success and (await api.get_stats()).gold == 1
+    priest = next(m for m in await api.get_visible_monsters() if "priest" in m.name)
+    for _ in range(6):
+        hero = await api.get_position()
+        if priest.position.is_adjacent(hero):
+            break
+        await api.move_to(Position(priest.position.x - 1, priest.position.y - 1))
+        priest = next(m for m in await api.get_visible_monsters() if "priest" in m.name)
+    res = await api.chat(hero.direction_to(priest.position))
+    assert res.success, res
+    assert any("contribution" in m for m in res.messages)
+    assert (await api.get_stats()).gold == 1
+    assert at_command_prompt(api)
+
+
+async def test_chatting_where_nobody_stands_fails_and_names_who_is_near(make_api):
+    api = make_api((LEVELS / "peaceful_watchman.des").read_text())
+    t0 = await turn(api)
+    res = await api.chat("w")
+    assert not res.success and "nobody to talk to" in res.error and "watchman (e)" in res.error
+    assert (await api.chat("up")).error.startswith("invalid direction")
+    assert await turn(api) == t0 and at_command_prompt(api)
+
+
+# ------------------------------------------------------------------ close_door
+DOOR_ROOM = ["-------", "|.....|", "|.....|", "|.....|", "-------"]
+
+
+async def test_an_open_door_is_closed_and_then_cannot_be_closed_again(make_api):
+    api = make_api(room_des(DOOR_ROOM, "DOOR:open,(6,2)", hero=(5, 2)), role="valkyrie")
+    hero = await api.get_position()
+    door = Position(hero.x + 1, hero.y)
+    assert (await api.get_current_level()).tile_at(door).feature == "open door"
+    res = None
+    for _ in range(5):  # closing fails now and then ("The door resists!")
+        res = await api.close_door("e")
+        if res.success or "resists" not in (res.error or ""):
+            break
+    assert res.success, res
+    assert (await api.get_current_level()).tile_at(door).feature == "closed door"
+    again = await api.close_door("e")
+    assert not again.success and "already closed" in again.error
+
+
+async def test_closing_a_door_with_a_dagger_in_the_doorway_says_something_is_in_the_way(make_api):
+    api = make_api(room_des(DOOR_ROOM, "DOOR:open,(6,2)\nOBJECT:(')',\"dagger\"),(6,2)", hero=(5, 2)))
+    res = await api.close_door("e")
+    assert not res.success and "in the doorway" in res.error, res
+    assert at_command_prompt(api)
+
+
+async def test_closing_where_there_is_no_door_fails_and_points_to_the_open_door(make_api):
+    api = make_api(room_des(DOOR_ROOM, "DOOR:open,(6,2)", hero=(5, 2)))
+    res = await api.close_door("w")
+    assert not res.success and "no door" in res.error and "open doors next to you: e" in res.error, res
+    assert at_command_prompt(api)
