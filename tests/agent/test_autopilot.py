@@ -499,6 +499,7 @@ def test_a_healer_goes_no_deeper_than_her_experience_level_and_a_samurai_one_fur
     stats = SimpleNamespace(xp_level=4)
     healer, samurai = Autopilot(), Autopilot()
     healer._role, samurai._role = "Healer", "Samurai"
+    healer.dive.DIVE_XL_DEFAULT = samurai.dive.DIVE_XL_DEFAULT = 99  # diving put off: the experience rule holds
     assert healer.max_depth(stats) == 4 and samurai.max_depth(stats) == 5
     assert healer.max_depth(stats, starving=True) == 50  # a starving hero goes on regardless
 
@@ -511,6 +512,7 @@ def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_
 
     pilot = Autopilot()
     pilot._role = "Priest"
+    pilot.dive.DIVE_XL_DEFAULT = 99  # diving put off: the experience rule holds
     stats = SimpleNamespace(xp_level=2, max_hp=20, hunger=HungerState.HUNGRY)
     pilot.state.no_food = ("Hungry", (), 0)  # eat_when_hungry found nothing
     pilot._prayer_timeout = 0

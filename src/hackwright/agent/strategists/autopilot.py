@@ -19,6 +19,7 @@ from nle import nethack as nh
 from ...api.knowledge import PrayerClock
 from ...api.models import HungerState, Position
 from ...api.nethack_api import NetHackAPI
+from .diving import DivePolicy
 
 
 @dataclass
@@ -97,6 +98,8 @@ class Autopilot:
         self._speeds: dict[str, int] = {}  # species -> base speed
         self._role = ""  # the hero's role, read from the API at each decision
         self._prayer_timeout = 0  # the API's estimate, read at each decision
+        self._inventory: list = []  # the pack, read at each decision
+        self.dive = DivePolicy()
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
     # The prayer clock assumes a 1000-turn reset after each prayer (91% of rnz(350) draws).
@@ -182,6 +185,7 @@ class Autopilot:
         s = self.state
         self._role = getattr(api, "hero_role", None) or ""
         stats = state["stats"]
+        self._inventory = state["inventory"]
         hero: Position = stats.position
         level = state["level"]
         bl = api.game.obs["blstats"]
@@ -575,6 +579,11 @@ class Autopilot:
             if meek:
                 return _decision("melee_fight", {"target": meek[0].name, "peaceful_ok": True},
                                  f"the peaceful {meek[0].name} blocks the only way on: fight it")
+        # Diving: advance a skill, take a dwarf's pick-axe, dig down.
+        step = self.dive.next_step(api, self._role, stats, state["inventory"], hostile, ok, hp_frac,
+                                   hunger.severity >= HungerState.WEAK.severity, level_key)
+        if step is not None:
+            return _decision(step.skill, step.params, step.why)
         # 6. explore this level, then 7. go down — one skill does both, level after level.
         avoid = self._avoid_branches(api, s, level_key)
         if stats.branch in avoid and level.stairs_up is not None and ok("retreat_upstairs"):
@@ -692,10 +701,14 @@ class Autopilot:
         """How deep the hero may go at its experience level: the strongest bots stay on
         the first levels until the hero can take what lives further down. A hungry hero
         with nothing to eat goes on regardless: new levels bring food and corpses."""
-        if starving:
+        if starving or self.diving(stats):
             return 50
         ahead = 0 if self._role.lower() in self.WEAK_ROLES else self.DEPTH_AHEAD
         return max(2, stats.xp_level + ahead + self.state.depth_bonus)
+
+    def diving(self, stats) -> bool:
+        """Whether the hero now goes down as fast as it can (see diving.py)."""
+        return self.dive.diving(self._role, stats, self._inventory)
 
     # Roles that fight poorly stay no deeper than their experience level. Over 320 games
     # (seeds 0-79, four runs) Healers, Tourists, Rogues and Priests had median scores of
@@ -755,6 +768,8 @@ class Autopilot:
             params["linger_turns"] = self.LINGER_TURNS
         if s.no_food and s.no_food[0] == stats.hunger.value:
             params["keep_going_hungry"] = True  # no safe food to be had: go on (kills and new levels bring food)
+        if self.diving(stats):
+            params["dive"] = True
         if piles:
             params["known_piles"] = piles
         return _decision("explore_and_fight", params, why)

@@ -53,6 +53,8 @@ Parameters:
         three at a time, a Tourist's darts and a Rogue's daggers too); melee again
         when they run out. What was shot is picked up again from the lines it flew
         along (default False)
+    dive: with descend, go down as soon as the down stairs are known instead of
+        exploring the rest of the level first (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -185,7 +187,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             eat: bool = True, rest_below: float = 0.6, descend: bool = False,
                             max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False,
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
-                            attack_spell: str = "", heal_spell: str = "", archery: bool = False):
+                            attack_spell: str = "", heal_spell: str = "", archery: bool = False,
+                            dive: bool = False):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -581,6 +584,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 gold_target = None
                 continue
         target = None if frontiers_hopeless else await nh.find_unexplored()
+        if dive and descend and target is not None and stats.dungeon_level < max_depth:
+            # Diving: the way down is known, so the rest of the level can wait.
+            level = await nh.get_current_level()
+            # (Only when a path leads there: stairs seen across a chasm are explored to.)
+            if level.stairs_down is not None and not (
+                    level.stairs_down_branch and level.stairs_down_branch in avoid_branches) and (
+                    level.stairs_down == hero or await nh.find_path(level.stairs_down)):
+                target = None
         if target is not None and target == hero:
             # The nearest frontier is where the hero stands and stays one (a blind hero sees
             # nothing around it): walking there takes no time, so the loop would spin.

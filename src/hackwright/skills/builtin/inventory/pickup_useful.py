@@ -41,7 +41,8 @@ async def pickup_useful(
 ) -> SkillResult:
     """Pick up the things on this square worth carrying, lightest and most valuable first, and stop before getting Burdened.
 
-    Takes: gold; wands, rings, amulets; potions and scrolls; safe light food
+    Takes: a pick-axe or dwarvish mattock first (each digs down through a level in
+    a few turns); gold; wands, rings, amulets; potions and scrolls; safe light food
     (rations, fruit, cookies, lichen and lizard corpses — no other corpses, eggs,
     tins or tripe); daggers, knives, darts and shuriken for throwing, arrows or
     bolts only with a matching launcher, a melee weapon clearly better than the
@@ -132,6 +133,8 @@ async def pickup_useful(
             if not take_food or any(q == f or q.endswith(" " + f) or q.endswith(f + "s") for f in SKIP_FOOD):
                 return None, "food not worth carrying"
             return 3, "food"
+        if q.endswith("pick-axe") or q.endswith("dwarvish mattock"):
+            return 1, "digs down through a level in a few turns"
         if cls == "weapon":
             kind = i.extra.get("ammo_or_missile")
             if kind == "ammunition":

@@ -1,0 +1,104 @@
+"""When the autopilot dives, and how it goes down fast.
+
+BALROG's progression counts the deepest level and the highest experience level a
+game reached, and the depth column climbs steeply past Dlvl 8 (Dlvl 8 is worth 7.0%,
+Dlvl 10 12.6%, Dlvl 13 25.7%), so a hero that only ever reaches Dlvl 5 scores little
+however long it lives. The autopilot therefore builds experience on the first levels
+only until its role can take what lives further down, then dives: it goes down as
+soon as the way down is known, and digs down whenever it carries a pick-axe, a
+dwarvish mattock or a wand of digging (a level in about five turns, where finding the
+stairs takes hundreds).
+
+The policy here only decides; the skills (``dig_down``, ``get_digging_tool``,
+``enhance_skills``, ``explore_and_fight`` with ``dive``) do the work, and a model can
+call the same skills.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Optional
+
+_DIGGER = re.compile(r"\b(pick-axe|dwarvish mattock)\b")
+_DIGGING_WAND = re.compile(r"\bwand of digging\b")
+_EMPTY_WAND = re.compile(r"\(\d+:0\)")
+_CONFIDENT = "You feel more confident in your"
+
+
+def digging_tool(inventory) -> Optional[Any]:
+    """The carried item that digs down (a pick-axe or mattock first, then a wand of
+    digging that may have charges left), or None. Shop goods are not the hero's."""
+    picks = [i for i in inventory if _DIGGER.search(i.text or "") and "for sale" not in (i.text or "")]
+    if picks:
+        return picks[0]
+    wands = [i for i in inventory if _DIGGING_WAND.search(i.text or "") and not _EMPTY_WAND.search(i.text or "")
+             and "for sale" not in (i.text or "")]
+    return wands[0] if wands else None
+
+
+@dataclass
+class DiveStep:
+    """One decision of the diving policy: a skill with its parameters and why."""
+
+    skill: str
+    params: dict
+    why: str
+
+
+class DivePolicy:
+    """Decides when the hero dives and which diving skill runs next."""
+
+    # Experience level from which each role dives (goes down as soon as the way down is
+    # known, with no depth cap). Below it the autopilot's experience-first rule holds
+    # (no deeper than one level past the experience level).
+    DIVE_XL_DEFAULT = 1
+    DIVE_XL: dict[str, int] = {}
+
+    def __init__(self) -> None:
+        self._messages_read = 0  # messages of the game's history already scanned for "more confident"
+
+    def dive_xl(self, role: str) -> int:
+        return self.DIVE_XL.get(role.lower(), self.DIVE_XL_DEFAULT)
+
+    def diving(self, role: str, stats, inventory=()) -> bool:
+        """Whether the hero now goes down as fast as it can. A hero with a digging tool
+        always does: digging takes it past the monsters of each level in a few turns."""
+        if digging_tool(inventory) is not None:
+            return True
+        return stats.xp_level >= self.dive_xl(role)
+
+    def skills_ready(self, api) -> bool:
+        """Whether "You feel more confident in your … skills" came up since last asked
+        (a weapon skill can be advanced: #enhance costs no game time)."""
+        kb = getattr(api, "_kb", None)
+        if kb is None:
+            return False
+        new = kb.messages_seen - self._messages_read
+        self._messages_read = kb.messages_seen
+        if new <= 0:
+            return False
+        return any(_CONFIDENT in m for m in kb.history[-min(new, len(kb.history)):])
+
+    def next_step(self, api, role: str, stats, inventory, hostile, ok, hp_frac: float,
+                  hungry_weak: bool, level_key: tuple[int, int]) -> Optional[DiveStep]:
+        """A diving skill to run now, or None to let the autopilot's other rules decide.
+        Called only when nothing is next to the hero and HP is not low."""
+        if self.skills_ready(api) and ok("enhance_skills"):
+            return DiveStep("enhance_skills", {}, "I feel more confident in a skill: advance it")
+        tool = digging_tool(inventory)
+        hero = stats.position
+        if tool is None:
+            # A hostile dwarf often carries a pick-axe or a mattock (he digs through walls
+            # with it): take it from him when the hero can win the fight.
+            dwarves = [m for m in hostile if m.name == "dwarf" and m.position.steps_to(hero) <= 7]
+            if dwarves and hp_frac >= 0.7 and stats.xp_level >= 3 and ok("get_digging_tool"):
+                return DiveStep("get_digging_tool", {"max_turns": 300},
+                                "a dwarf: he may carry a pick-axe; kill him and take it")
+            return None
+        near = [m for m in hostile if m.position.steps_to(hero) <= 3]
+        if self.diving(role, stats, inventory) and not near and hp_frac >= 0.6 and not hungry_weak \
+                and stats.branch != "Sokoban" and ok("dig_down"):
+            return DiveStep("dig_down", {"min_hp": 0.5},
+                            f"dive: dig down with the {tool.name or tool.text}")
+        return None

@@ -1,0 +1,175 @@
+import re
+
+CATEGORY = "navigation"
+TRIGGERS = ("engulfed",)
+
+PICK = re.compile(r"\b(pick-axe|dwarvish mattock|broad pick)\b")  # "broad pick": a mattock not yet identified
+CHARGES = re.compile(r"\((\d+):(-?\d+)\)")
+STEPS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")
+# Where dig() refuses to dig down: stairs, ladders, altars, thrones, fountains, sinks, graves.
+STEP_OFF = re.compile(r"\bstep off\b")
+WET = re.compile(r"into the (?:water|lava|moat)|You (?:sink|fall) into|You try to crawl out of the (?:water|lava)")
+NO_WEAPON = ("bullwhip",)  # not worth a turn to wield again (an Archeologist fights better with the pick)
+
+
+def _digger(inventory):
+    """(item, "pick" | "wand") to dig with, or (None, None)."""
+    pick = next((i for i in inventory if PICK.search(i.text)), None)
+    if pick is not None:
+        return pick, "pick"
+    for i in inventory:
+        m = CHARGES.search(i.text)
+        if i.object_class == "wand" and "wand of digging" in i.text and not (m and int(m.group(2)) <= 0):
+            return i, "wand"
+    return None, None
+
+
+def _hostiles(monsters):
+    return [m for m in monsters if not m.is_peaceful and not m.is_tame and not m.is_invisible_marker]
+
+
+async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bool = True, max_depth: int = 50,
+                   rewield: bool = True) -> SkillResult:
+    """Dig down through the floor, level after level, with a carried pick-axe or mattock (or a wand of digging).
+
+    Uses a pick-axe or dwarvish mattock from the pack, or else an identified wand of
+    digging with charges left (one charge a level). Before each level it checks that
+    it is safe to go on: HP at least `min_hp` of max, not Weak from hunger, no hostile
+    monster next to the hero. Stairs, altars, fountains, thrones, sinks and graves
+    cannot be dug: it steps to an adjacent plain floor square first. After each fall
+    it looks around: landing in water or lava, or near (6 squares) a hostile much
+    stronger than the hero (threat_level > xp_level + 4), stops it. Applying a pick
+    wields it; with `rewield` the weapon held before is wielded again at the end.
+
+    Parameters:
+        levels (int, 50): most levels to dig through.
+        min_hp (float, 0.5): stop when HP is below this fraction of max (rest, then go on).
+        stop_on_hunger (bool, True): stop when Weak or worse from hunger (eat or pray first).
+        max_depth (int, 50): never dig below this dungeon level.
+        rewield (bool, True): wield the weapon held before again when it stops (not a bullwhip).
+
+    Stopped reasons: "dug" (success: `levels` levels dug), "max_depth" (success: at
+    max_depth), "no_tool" (no pick, mattock or charged wand of digging: no turn spent),
+    "low_hp", "hungry", "monster" (a hostile is adjacent or keeps interrupting: data.monster;
+    fight it first), "danger" (landed in water or lava, or near a much stronger monster:
+    data.why), "undiggable" (NetHack says the floor is too hard to dig: take the stairs;
+    data.error), "sokoban" (never dig in Sokoban), "shop" (a shopkeeper would grab the
+    pack: leave the shop), "levitating", "blocked" (on stairs or an altar with no plain
+    floor next to it), "failed" (data.error), "game_over". data always has levels,
+    from_depth and to_depth.
+    """
+    start = await nh.get_stats()
+    turn0 = start.turn
+    actions = 0
+    dug = 0
+    inv = await nh.get_inventory()
+    tool, kind = _digger(inv)
+    weapon0 = next((i for i in inv if i.equipped == "weapon"), None)
+
+    async def finish(reason, success, **data):
+        nonlocal actions
+        s = await nh.get_stats()
+        if rewield and kind == "pick" and actions and weapon0 is not None and weapon0.slot != tool.slot \
+                and not any(w in weapon0.text for w in NO_WEAPON) and reason != "game_over":
+            held = next((i for i in await nh.get_inventory() if i.equipped == "weapon"), None)
+            if held is None or held.slot != weapon0.slot:
+                res = await nh.wield(weapon0.slot)  # applying the pick wielded it in the weapon's place
+                actions += 1
+                data["wielded_again"] = weapon0.text if res.success else None
+            s = await nh.get_stats()
+        data.update(levels=dug, from_depth=start.dungeon_level, to_depth=s.dungeon_level)
+        return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
+                           turns_elapsed=s.turn - turn0, success=success)
+
+    async def step_to_plain_floor():
+        """Step onto an adjacent square of plain floor (no stairs, fountain, trap, monster):
+        (moved, moves tried)."""
+        hero = await nh.get_position()
+        level = await nh.get_current_level()
+        taken = {m.position for m in await nh.get_visible_monsters()}
+        squares = []
+        for d in STEPS:
+            p = hero.offset(d)
+            if not (0 <= p.x < 79 and 0 <= p.y < 21) or p in taken:
+                continue
+            t = level.tile_at(p)
+            if t.is_walkable and t.feature is None and not t.has_trap:
+                squares.append((t.char not in ".#", d))  # bare floor before squares with objects on them
+        tried = 0
+        for _, d in sorted(squares):
+            res = await nh.move(d)
+            tried += 1
+            if res.game_over:
+                return False, tried
+            if await nh.get_position() != hero:
+                return True, tried
+        return False, tried
+
+    if tool is None:
+        return await finish("no_tool", False, hint="get a pick-axe (get_digging_tool) or take the stairs")
+    moves_off = 0
+    tries = 0
+    while dug < levels:
+        stats = await nh.get_stats()
+        if stats.dungeon_level >= max_depth:
+            return await finish("max_depth", True)
+        if stats.hp < stats.max_hp * min_hp:
+            return await finish("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
+        if stop_on_hunger and stats.hunger.severity >= HungerState.WEAK.severity:
+            return await finish("hungry", False, hunger=stats.hunger.value)
+        near = [m for m in _hostiles(await nh.get_visible_monsters()) if m.position.is_adjacent(stats.position)]
+        if near:
+            return await finish("monster", False, monster=near[0].name, at=(near[0].position.x, near[0].position.y))
+        depth = stats.dungeon_level
+        res = await nh.dig("down", tool.slot)
+        actions += 1
+        if res.game_over:
+            return await finish("game_over", False)
+        error = res.error or ""
+        if res.success and (await nh.get_stats()).dungeon_level != depth:
+            dug += 1
+            tries = 0
+            after = await nh.get_stats()
+            here = (await nh.get_current_level()).tile_at(after.position)
+            said = " ".join(res.messages)
+            if here.feature in ("water", "lava") or WET.search(said):
+                return await finish("danger", False, why="landed in water or lava", message=said[-160:])
+            strong = [m for m in _hostiles(await nh.get_visible_monsters())
+                      if m.threat_level > after.xp_level + 4 and m.position.steps_to(after.position) <= 6]
+            if strong:
+                m = strong[0]
+                return await finish("danger", False, why=f"a {m.name} (threat {m.threat_level}) is near",
+                                    monster=m.name, at=(m.position.x, m.position.y))
+            if kind == "wand":
+                tool, kind = _digger(await nh.get_inventory())  # charges used up: look again
+                if tool is None:
+                    return await finish("no_tool", False, error="the wand of digging is empty")
+            continue
+        low = error.lower()
+        if "sokoban" in low:
+            return await finish("sokoban", False, error=error)
+        if "shop" in low:
+            return await finish("shop", False, error=error)
+        if "levitating" in low:
+            return await finish("levitating", False, error=error)
+        if STEP_OFF.search(error) and moves_off < 4:
+            moves_off += 1
+            moved, tried = await step_to_plain_floor()
+            actions += tried
+            if not moved:
+                return await finish("blocked", False, error=error)
+            continue
+        if "too hard" in low or "undiggable" in low or "cannot be dug" in low or "nothing can be dug" in low:
+            return await finish("undiggable", False, error=error, depth=depth)
+        if "interrupted" in low and tries < 6:
+            tries += 1  # a monster in view stopped the digging; the work done so far is kept
+            continue
+        if "interrupted" in low:
+            return await finish("monster", False, error=error)
+        if kind == "wand" and ("Nothing happens" in error or "out of charges" in error):
+            return await finish("no_tool", False, error="the wand of digging is empty")
+        if "call dig() again" in error and tries < 6:
+            tries += 1
+            continue
+        return await finish("failed", False, error=error or "the hero did not fall through", messages=res.messages[-3:])
+    return await finish("dug", True)

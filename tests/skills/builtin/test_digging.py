@@ -1,0 +1,177 @@
+"""Scenarios for digging: dig_down, get_digging_tool and enhance_skills on real games
+(the full dungeon, and small MiniHack rooms)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import room_des
+
+from .conftest import CHARACTERS, QUIET, message_log, run_skill
+
+# A lit room; the hero starts on the up stairs at (2, 2).
+ROOM = ["------------", "|..........|", "|..........|", "|..........|", "------------"]
+HUMAN_ARCHEOLOGIST = dict(role="archeologist", race="human", gender="male", alignment="neutral")
+PICK = re.compile(r"\b(pick-axe|dwarvish mattock|broad pick)\b")
+
+
+@pytest.fixture
+def room(make_api, capfd):
+    """room(extra="", hero="valkyrie", character=None, flags="") -> NetHackAPI in ROOM, no pet."""
+
+    def factory(extra="", hero="valkyrie", character=None, flags=""):
+        des = room_des(ROOM, extra, hero=(2, 2)).replace("FLAGS:noteleport", "FLAGS:noteleport" + flags)
+        api = make_api(des, seed=0, extra={"options": QUIET}, **(character or CHARACTERS[hero]))
+        # A des-file NetHack cannot parse gives a random level instead, silently but for stderr.
+        assert "error" not in capfd.readouterr().err.lower()
+        return api
+
+    return factory
+
+
+async def picks_carried(api) -> list[str]:
+    return [i.text for i in await api.get_inventory() if PICK.search(i.text)]
+
+
+# ------------------------------------------------------------------ dig_down
+
+async def test_an_archeologist_digs_two_levels_down_from_the_first_level_of_the_real_dungeon(make_api):
+    api = make_api(seed=1, **HUMAN_ARCHEOLOGIST)  # NetHack's own dungeon; he starts on the up stairs
+    start = await api.get_stats()
+    assert start.dungeon_level == 1
+    r = (await run_skill(api, "dig_down", mode="sandbox", levels=2)).result
+    assert r.stopped_reason == "dug" and r.success, r
+    assert (await api.get_stats()).dungeon_level == 3
+    assert r.data["levels"] == 2 and r.data["from_depth"] == 1 and r.data["to_depth"] == 3
+    assert (await message_log(api)).count("You dig a hole through the floor") == 2
+
+
+async def test_dig_down_on_the_up_stairs_steps_off_them_first_and_digs(room):
+    api = room(hero="archeologist")
+    stairs = await api.get_position()
+    assert (await api.get_current_level()).tile_at(stairs).feature == "stairs up"
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.data["levels"] == 1, r
+    assert (await api.get_stats()).dungeon_level == 2
+
+
+async def test_dig_down_without_a_digging_tool_stops_before_spending_a_turn(room):
+    api = room()  # a Valkyrie: a long sword and a dagger, nothing to dig with
+    where = await api.get_position()
+    r = (await run_skill(api, "dig_down")).result
+    assert r.stopped_reason == "no_tool" and not r.success
+    assert r.actions_taken == 0 and r.turns_elapsed == 0
+    assert await api.get_position() == where and (await api.get_stats()).dungeon_level == 1
+
+
+async def test_dig_down_with_hp_below_the_threshold_stops_low_hp_and_digs_nothing(room):
+    api = room('TRAP:"falling rock",(3,2)', hero="archeologist")
+    await api.move("e")  # off the stairs, onto the trap: a rock falls on the hero's head
+    stats = await api.get_stats()
+    assert stats.hp < stats.max_hp
+    r = (await run_skill(api, "dig_down", min_hp=1.0)).result
+    assert r.stopped_reason == "low_hp" and r.data["hp"] == stats.hp, r
+    assert r.turns_elapsed == 0 and (await api.get_stats()).dungeon_level == 1
+    assert "You dig" not in await message_log(api)
+
+
+async def test_dig_down_stops_for_a_hostile_next_to_the_hero(room):
+    api = room("MONSTER:('r',\"sewer rat\"),(4,2),hostile,asleep", hero="archeologist")
+    await api.move("e")  # off the stairs, next to the sleeping rat
+    r = (await run_skill(api, "dig_down")).result
+    assert r.stopped_reason == "monster" and r.data["monster"] == "sewer rat", r
+    assert (await api.get_stats()).dungeon_level == 1
+
+
+async def test_dig_down_on_a_hard_floor_says_undiggable_after_the_pit(room):
+    api = room(hero="archeologist", flags=",hardfloor")
+    r = (await run_skill(api, "dig_down")).result
+    assert r.stopped_reason == "undiggable" and "too hard to dig" in r.data["error"], r
+    assert r.data["levels"] == 0 and (await api.get_stats()).dungeon_level == 1
+    assert "You dig a pit in the floor" in await message_log(api)
+
+
+# ------------------------------------------------------------------ get_digging_tool
+
+async def test_get_digging_tool_with_a_pick_axe_carried_has_it_already(room):
+    api = room(hero="archeologist")
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "have_tool" and r.success and r.actions_taken == 0
+    pick = next(i for i in await api.get_inventory() if "pick-axe" in i.text)
+    assert r.data["slot"] == pick.slot
+
+
+async def test_an_unknown_wand_engrave_tested_turns_out_a_wand_of_digging(room):
+    api = room("OBJECT:('/',\"digging\"),(2,2)")  # under the hero, on the stairs
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert "digging" not in wand.text  # not known yet: "a <material> wand"
+    r = (await run_skill(api, "get_digging_tool", mode="sandbox")).result
+    assert r.stopped_reason == "wand_of_digging" and r.success, r
+    assert r.data["slot"] == wand.slot
+    now = next(i for i in await api.get_inventory() if i.slot == wand.slot)
+    assert "wand of digging" in now.text
+    assert "digging" in r.data["wands"][wand.slot]["hints"]  # "Gravel flies up from the floor."
+    assert (await api.get_stats()).dungeon_level == 1  # tested by engraving, not zapped down
+    r = (await run_skill(api, "dig_down", levels=1)).result  # now known, the wand digs when no pick is carried
+    assert r.stopped_reason == "dug" and (await api.get_stats()).dungeon_level == 2, r
+
+
+async def test_a_strong_valkyrie_kills_a_hostile_dwarf_and_takes_its_pick_axe(room):
+    api = room("MONSTER:('h',\"dwarf\"),(5,2),hostile {\nOBJECT:('(',\"pick-axe\")\n}")
+    assert await picks_carried(api) == []
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "picked_up" and r.success, r
+    assert r.data["source"] == "dwarf"
+    assert any("pick-axe" in t for t in await picks_carried(api))
+    assert not any(m.name == "dwarf" for m in await api.get_visible_monsters())
+
+
+async def test_a_samurai_walks_up_to_a_sleeping_dwarf_across_the_room_and_takes_its_mattock(room):
+    api = room("MONSTER:('h',\"dwarf\"),(9,3),hostile,asleep {\nOBJECT:(')',\"dwarvish mattock\")\n}",
+               hero="samurai")
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "picked_up" and "mattock" in r.data["tool"], r
+    assert "You kill the dwarf" in await message_log(api)
+    assert any("mattock" in t for t in await picks_carried(api))
+
+
+async def test_a_weak_healer_leaves_the_dwarf_alone(room):
+    api = room("MONSTER:('h',\"dwarf\"),(6,2),hostile {\nOBJECT:('(',\"pick-axe\")\n}", hero="healer")
+    hp = (await api.get_stats()).hp
+    assert hp < 15
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "too_strong" and r.data["monster"] == "dwarf", r
+    assert r.actions_taken == 0 and "You hit" not in await message_log(api)
+
+
+async def test_a_pick_axe_lying_across_the_room_is_fetched(room):
+    api = room("OBJECT:('(',\"pick-axe\"),(9,3)")
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "picked_up" and r.data["source"] == "floor", r
+    assert await picks_carried(api)
+
+
+async def test_with_no_tool_no_dwarf_and_no_pick_about_it_says_no_dwarf(room):
+    api = room()
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "no_dwarf" and not r.success and r.turns_elapsed == 0, r
+
+
+async def test_a_dwarvish_heros_peaceful_dwarf_is_never_attacked(room):
+    dwarvish = dict(role="valkyrie", race="dwarf", gender="female", alignment="lawful")
+    api = room("MONSTER:('h',\"dwarf\"),(4,2),peaceful", character=dwarvish)
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "no_dwarf" and r.data["peaceful_dwarves"] == ["dwarf"], r
+    assert "You hit" not in await message_log(api) and "Really attack" not in await message_log(api)
+
+
+# ------------------------------------------------------------------ enhance_skills
+
+async def test_a_fresh_hero_has_nothing_to_advance(room):
+    api = room()
+    r = (await run_skill(api, "enhance_skills", mode="sandbox")).result
+    assert r.stopped_reason == "nothing_to_advance" and r.success and r.data["skills"] == [], r
+    assert r.turns_elapsed == 0
