@@ -109,7 +109,7 @@ def test_html_is_self_contained_with_tables(report):
     assert parser.tables["outcomes"][1][1:4] == ["4", "2.64 ± 0.74", "533 ± 307"]
     assert parser.tables["deaths"][0] == ["Cause of death", "autopilot", "random"]
     episode_rows = parser.tables["episodes"][1:]
-    assert len(episode_rows) == 9 and all(len(r) == 12 for r in episode_rows)
+    assert len(episode_rows) == 9 and all(len(r) == 13 for r in episode_rows)
     by_seed = {(r[0], r[2]): r for r in episode_rows}
     assert by_seed[("autopilot", "3")][4:8] == ["1,451", "7", "5", "2,028"]
     assert by_seed[("autopilot", "3")][-1] == "death: raven"

@@ -35,6 +35,7 @@ from .decisions import AgentDecision, DecisionError
 from .memory import AgentMemory, ExecutionNote
 from .prompt import PromptParts, build_prompt, system_prompt
 from .strategists import FALLBACKS, Autopilot, UnknownAgentError, make_strategist
+from .strategists.diving import digging_tool
 
 _KILL = re.compile(r"You (?:kill|destroy) (?:the |an? )?(?:poor )?(?P<name>[\w' -]+?)!")
 
@@ -106,6 +107,8 @@ class EpisodeSummary:
     failed_decisions: int = 0  # steps in which the model gave no usable decision and nothing was played
     model_error: Optional[str] = None  # why the model ended the episode, when it did
     goal_reached: Optional[bool] = None  # None: the episode had no goal
+    # the game turn a digging tool (pick-axe, mattock, wand of digging) was first carried; None: never
+    digging_tool_turn: Optional[int] = None
     # (turn, depth, experience level, score) after every step, for progression-over-turns plots
     timeline: list[tuple[int, int, int, int]] = field(default_factory=list)
 
@@ -199,6 +202,7 @@ class Agent:
         self._idle_decisions = 0  # consecutive decisions after which the game turn had not moved
         self._last_turn: Optional[int] = None
         self.timeline: list[tuple[int, int, int, int]] = []
+        self.digging_tool_turn: Optional[int] = None
         self.recorder: Optional[FrameRecorder] = None  # every key's screen, for replays and renders
         # Skills stop at the turn cap, so an episode ends there rather than when a long skill returns.
         # A skill never runs the hero into the ground: at prayer-level HP it hands back
@@ -317,6 +321,8 @@ class Agent:
         s = state["stats"]
         self.max_depth = max(self.max_depth, s.dungeon_level)
         self.max_xl = max(self.max_xl, s.xp_level)
+        if self.digging_tool_turn is None and digging_tool(state["inventory"]) is not None:
+            self.digging_tool_turn = s.turn
         return state
 
     def _situation(self, state: dict) -> Situation:
@@ -589,6 +595,7 @@ class Agent:
             loop_break_steps=self.loop_break_steps,
             failed_decisions=self.failed_decisions,
             model_error=self.model_error,
+            digging_tool_turn=self.digging_tool_turn,
         )
         try:
             episodes.finish_episode(self.db, self.episode_id, json.loads(summary.to_json()))

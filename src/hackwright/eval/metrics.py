@@ -116,6 +116,7 @@ class EpisodeRecord:
     skills_created: list[str] = field(default_factory=list)
     fallback_steps: int = 0  # decisions another strategist (the autopilot) made in this one's place
     loop_break_steps: int = 0  # of those, the ones that broke a loop of repeated decisions
+    digging_tool_turn: Optional[int] = None  # game turn a digging tool was first carried; None: never
     wall_s: float = 0.0
     ttyrec: Optional[str] = None
     goal_reached: Optional[bool] = None
@@ -175,6 +176,7 @@ class EpisodeRecord:
             skills_created=created,
             fallback_steps=_int(d.get("fallback_steps")),
             loop_break_steps=_int(d.get("loop_break_steps")),
+            digging_tool_turn=None if d.get("digging_tool_turn") in (None, "") else _int(d.get("digging_tool_turn")),
             wall_s=_float(d.get("wall_s")),
             ttyrec=_opt_str(d.get("ttyrec")),
             goal_reached=None if goal is None else bool(goal),

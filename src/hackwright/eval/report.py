@@ -193,9 +193,10 @@ def _episode_table(groups: Mapping[str, Sequence[EpisodeRecord]], links: ReplayL
                          "—" if e.seed is None else str(e.seed), e.role or "—",
                          f"{e.score:,}", str(e.max_depth), str(e.max_xp_level), f"{e.turns:,}",
                          f"{100 * e.progression:.2f}", str(e.decisions), str(len(set(e.skills_created))),
+                         "—" if e.digging_tool_turn is None else f"turn {e.digging_tool_turn:,}",
                          e.end_label])
     return Table(["Agent", "Episode", "Seed", "Role", "Score", "Max depth", "Max XL", "Turns", "Progression %",
-                   "Decisions", "Skills created", "End"], rows, name="episodes")
+                   "Decisions", "Skills created", "Digging tool", "End"], rows, name="episodes")
 
 
 # ---------------------------------------------------------------- plots
