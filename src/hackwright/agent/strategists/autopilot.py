@@ -19,6 +19,7 @@ from nle import nethack as nh
 from ...api.knowledge import PrayerClock
 from ...api.models import HungerState, Position
 from ...api.nethack_api import NetHackAPI
+from ...api.commands.tools import DIGGING_TOOL
 from .diving import DivePolicy
 
 
@@ -615,7 +616,7 @@ class Autopilot:
         # carried them unused for 10,000 turns.
         # (A pick-axe digs down at once: no need to search long first.)
         tried = s.way_items_tried.setdefault(level_key, [])
-        pick = any(re.search(r"\b(pick-axe|dwarvish mattock)\b", i.text) for i in state["inventory"])
+        pick = any(DIGGING_TOOL.search(i.text or "") for i in state["inventory"])
         if way_down is None and level_key in s.explored_levels and (rounds >= 2 or pick and rounds >= 1) and \
                 not adjacent and "read_or_zap_to_find_way" in have and len(tried) < 6 and any(
                     (i.object_class in ("scroll", "wand") or pick) and i.slot not in tried

@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
-_DIGGER = re.compile(r"\b(pick-axe|dwarvish mattock)\b")
-_DIGGING_WAND = re.compile(r"\bwand of digging\b")
+from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
+
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
 _CONFIDENT = "You feel more confident in your"
 
@@ -29,10 +29,10 @@ _CONFIDENT = "You feel more confident in your"
 def digging_tool(inventory) -> Optional[Any]:
     """The carried item that digs down (a pick-axe or mattock first, then a wand of
     digging that may have charges left), or None. Shop goods are not the hero's."""
-    picks = [i for i in inventory if _DIGGER.search(i.text or "") and "for sale" not in (i.text or "")]
+    picks = [i for i in inventory if DIGGING_TOOL.search(i.text or "") and "for sale" not in (i.text or "")]
     if picks:
         return picks[0]
-    wands = [i for i in inventory if _DIGGING_WAND.search(i.text or "") and not _EMPTY_WAND.search(i.text or "")
+    wands = [i for i in inventory if DIGGING_WAND.search(i.text or "") and not _EMPTY_WAND.search(i.text or "")
              and "for sale" not in (i.text or "")]
     return wands[0] if wands else None
 

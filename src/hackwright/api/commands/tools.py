@@ -28,9 +28,10 @@ UNTRAP = chr(ord("u") | 0x80)  # M-u, NetHack's #untrap
 
 _KEY_NAMES = {v: k for k, v in DIRECTION_KEYS.items()} | {">": "down", "<": "up", ".": "self"}
 
-# What the pack's lines say an item is ("broad pick" is an unidentified dwarvish mattock).
-_DIG_TOOL = re.compile(r"\b(pick-axe|dwarvish mattock|broad pick)\b")
-_DIG_WAND = re.compile(r"\bwand of digging\b")
+# What the pack's lines say digs ("broad pick" is an unidentified dwarvish mattock); the
+# autopilot's diving policy reads the pack with the same patterns.
+DIGGING_TOOL = re.compile(r"\b(pick-axe|dwarvish mattock|broad pick)\b")
+DIGGING_WAND = re.compile(r"\bwand of digging\b")
 _CONTAINER = re.compile(r"\b(bag|sack|box|chest)\b")
 _UNLOCKER = re.compile(r"\b(key|lock pick|credit card)\b")
 _ASKS_DIRECTION = re.compile(r"\b(stethoscope|mirror|expensive camera|leash|figurine|saddle)\b")
@@ -144,7 +145,7 @@ class ToolCommands(ApiCore):
             return self._fail(f"{item.slot} ({item.text}) is not a tool (class: {item.object_class}); "
                               f"tools you can apply: {listing}")
         text = item.text.lower()
-        if _DIG_TOOL.search(text):
+        if DIGGING_TOOL.search(text):
             if direction is None:
                 return self._fail(f"{item.slot} ({item.text}) digs: pass direction= (n, ne, e, se, s, sw, w, nw "
                                   f"or down), or call dig(direction, item_letter)")
@@ -224,15 +225,15 @@ class ToolCommands(ApiCore):
         inv = await self.get_inventory()
         if item_letter is not None:
             item = next((i for i in inv if isinstance(item_letter, str) and i.slot == item_letter), None)
-            if item is None or not (_DIG_TOOL.search(item.text) or item.object_class == "wand"):
-                diggers = [i for i in inv if _DIG_TOOL.search(i.text) or i.object_class == "wand"]
+            if item is None or not (DIGGING_TOOL.search(item.text) or item.object_class == "wand"):
+                diggers = [i for i in inv if DIGGING_TOOL.search(i.text) or i.object_class == "wand"]
                 what = (f"{item.slot} ({item.text}) cannot dig" if item
                         else f"no inventory item with letter {item_letter!r}")
                 return self._fail(f"{what}; digging tools and wands you carry: "
                                   + (", ".join(f"{i.slot} ({i.text})" for i in diggers) or "none"))
         else:
-            item = next((i for i in inv if _DIG_TOOL.search(i.text)), None) or \
-                next((i for i in inv if i.object_class == "wand" and _DIG_WAND.search(i.text)), None)
+            item = next((i for i in inv if DIGGING_TOOL.search(i.text)), None) or \
+                next((i for i in inv if i.object_class == "wand" and DIGGING_WAND.search(i.text)), None)
             if item is None:
                 return self._fail("you carry nothing to dig with: dig needs a pick-axe or a dwarvish mattock (or an "
                                   "identified wand of digging); tools you carry: "
