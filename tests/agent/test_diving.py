@@ -78,3 +78,37 @@ async def test_a_healthy_hero_without_a_digging_tool_goes_for_a_hostile_dwarfs_p
     state["stats"].xp_level = 1
     d = await decide(Autopilot(), api, SKILLS, state)
     assert d.skill_name != "get_digging_tool", d
+
+
+async def test_a_dwarvish_hero_goes_for_a_peaceful_dwarfs_pick_and_a_human_leaves_it_be(make_api):
+    """The Gnomish Mines' dwarves are peaceful to dwarvish and gnomish heroes, who strike
+    first; a human hero has no quarrel with a peaceful dwarf."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    dwarf = "MONSTER:('h',\"dwarf\"),(7,3),peaceful"
+    for race, wanted in (("dwarf", True), ("human", False)):
+        api = make_api(room_des(ROOM, dwarf, hero=(1, 1)), seed=0, role="valkyrie", race=race, gender="female",
+                       alignment="lawful" if race == "dwarf" else "neutral")
+        state = await game_state(api)
+        state["stats"].xp_level = 3
+        d = await decide(Autopilot(), api, SKILLS, state)
+        if wanted:
+            assert d.skill_name == "get_digging_tool" and d.params.get("peaceful_ok") is True, d
+        else:
+            assert d.skill_name != "get_digging_tool", d
+
+
+async def test_an_unknown_wand_is_engrave_tested_once_for_digging(make_api):
+    """A wand of digging digs down as well as a pick; engraving with an unknown wand
+    tells (a wand of digging identifies itself so), one turn per wand."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.skills.builtin.conftest import run_skill
+
+    api = make_api(room_des(ROOM, "OBJECT:('/',\"striking\"),(2,2)", hero=(2, 2)), seed=0, role="valkyrie",
+                   race="human", gender="female", alignment="neutral")
+    assert (await run_skill(api, "pickup_useful")).result.success
+    pilot, names = Autopilot(), SKILLS - {"pickup_useful"}
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "get_digging_tool" and d.params["fight"] is False, d
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name != "get_digging_tool", d  # tested once is enough

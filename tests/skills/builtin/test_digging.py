@@ -168,6 +168,16 @@ async def test_a_dwarvish_heros_peaceful_dwarf_is_never_attacked(room):
     assert "You hit" not in await message_log(api) and "Really attack" not in await message_log(api)
 
 
+async def test_asked_to_a_dwarvish_valkyrie_fights_her_peaceful_dwarf_and_takes_its_pick_axe(room):
+    """In the Gnomish Mines every dwarf is peaceful to a dwarvish or gnomish hero, who
+    lands the first blows; with peaceful_ok the skill takes the pick from one."""
+    dwarvish = dict(role="valkyrie", race="dwarf", gender="female", alignment="lawful")
+    api = room("MONSTER:('h',\"dwarf\"),(4,2),peaceful {\nOBJECT:('(',\"pick-axe\")\n}", character=dwarvish)
+    r = (await run_skill(api, "get_digging_tool", peaceful_ok=True)).result
+    assert r.stopped_reason == "picked_up" and r.data["source"] == "dwarf", r
+    assert any("pick-axe" in t for t in await picks_carried(api))
+
+
 # ------------------------------------------------------------------ enhance_skills
 
 async def test_a_fresh_hero_has_nothing_to_advance(room):

@@ -581,7 +581,7 @@ class Autopilot:
                 return _decision("melee_fight", {"target": meek[0].name, "peaceful_ok": True},
                                  f"the peaceful {meek[0].name} blocks the only way on: fight it")
         # Diving: advance a skill, take a dwarf's pick-axe, dig down.
-        step = self.dive.next_step(api, self._role, stats, state["inventory"], hostile, ok, hp_frac,
+        step = self.dive.next_step(api, self._role, stats, state["inventory"], monsters, ok, hp_frac,
                                    hunger.severity >= HungerState.WEAK.severity, level_key)
         if step is not None:
             return _decision(step.skill, step.params, step.why)

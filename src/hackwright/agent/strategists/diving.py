@@ -23,6 +23,7 @@ from typing import Any, Optional
 from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
 
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
+_NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
 _CONFIDENT = "You feel more confident in your"
 
 
@@ -57,6 +58,7 @@ class DivePolicy:
 
     def __init__(self) -> None:
         self._messages_read = 0  # messages of the game's history already scanned for "more confident"
+        self._wands_tested: set[str] = set()  # inventory letters of wands already engrave-tested
 
     def dive_xl(self, role: str) -> int:
         return self.DIVE_XL.get(role.lower(), self.DIVE_XL_DEFAULT)
@@ -80,10 +82,14 @@ class DivePolicy:
             return False
         return any(_CONFIDENT in m for m in kb.history[-min(new, len(kb.history)):])
 
-    def next_step(self, api, role: str, stats, inventory, hostile, ok, hp_frac: float,
+    # Races to whom the Gnomish Mines' dwarves are peaceful (NetHack's racial love masks).
+    KIN_OF_DWARVES = ("dwarf", "gnome")
+
+    def next_step(self, api, role: str, stats, inventory, monsters, ok, hp_frac: float,
                   hungry_weak: bool, level_key: tuple[int, int]) -> Optional[DiveStep]:
         """A diving skill to run now, or None to let the autopilot's other rules decide.
         Called only when nothing is next to the hero and HP is not low."""
+        hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         if self.skills_ready(api) and ok("enhance_skills"):
             return DiveStep("enhance_skills", {}, "I feel more confident in a skill: advance it")
         tool = digging_tool(inventory)
@@ -91,10 +97,27 @@ class DivePolicy:
         if tool is None:
             # A hostile dwarf often carries a pick-axe or a mattock (he digs through walls
             # with it): take it from him when the hero can win the fight.
-            dwarves = [m for m in hostile if m.name == "dwarf" and m.position.steps_to(hero) <= 7]
+            # A dwarvish or gnomish hero's dwarves are peaceful and let it strike first
+            # (not where the watch keeps the peace: Minetown).
+            kin = (getattr(api, "hero_race", None) or "") in self.KIN_OF_DWARVES and \
+                level_key[:2] not in getattr(api, "_watched_levels", ())
+            dwarves = [m for m in (monsters if kin else hostile) if m.name == "dwarf" and not m.is_tame
+                       and m.position.steps_to(hero) <= 7]
             if dwarves and hp_frac >= 0.7 and stats.xp_level >= 3 and ok("get_digging_tool"):
-                return DiveStep("get_digging_tool", {"max_turns": 300},
+                params: dict = {"max_turns": 300}
+                if dwarves[0].is_peaceful:
+                    params["peaceful_ok"] = True
+                return DiveStep("get_digging_tool", params,
                                 "a dwarf: he may carry a pick-axe; kill him and take it")
+            # An unknown wand may be digging: engraving with it tells (one turn each).
+            untested = [i.slot for i in inventory if i.object_class == "wand" and i.slot
+                        and not _NAMED_WAND.search(i.text or "") and i.slot not in self._wands_tested
+                        and "for sale" not in (i.text or "")]
+            if untested and not hostile and ok("get_digging_tool"):
+                params = {"fight": False, "max_turns": 20, "skip_wands": "".join(sorted(self._wands_tested))}
+                self._wands_tested.update(untested)
+                return DiveStep("get_digging_tool", params,
+                                "an unknown wand: engrave with it to see whether it digs")
             return None
         near = [m for m in hostile if m.position.steps_to(hero) <= 3]
         if self.diving(role, stats, inventory) and not near and hp_frac >= 0.6 and not hungry_weak \

@@ -36,7 +36,8 @@ def _strong_enough(stats, monster):
     return stats.hp >= 15 and stats.hp >= stats.max_hp * 0.6 and stats.xp_level + 3 >= monster.threat_level
 
 
-async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_wands: str = "") -> SkillResult:
+async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_wands: str = "",
+                           peaceful_ok: bool = False) -> SkillResult:
     """Get something to dig down with: a carried pick, an engrave-tested wand of digging, a dwarf's pick-axe.
 
     In this order: a pick-axe or dwarvish mattock already carried; an identified wand
@@ -46,12 +47,16 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     dwarf in view fought with attack() when the hero is strong enough (HP >= 15 and
     >= 60% of max, XL + 3 >= the dwarf's threat), then its pick picked up where it
     died; a pick-axe or mattock lying on the remembered map (not near a shopkeeper)
-    fetched. A dwarvish hero's dwarves are peaceful: never attacked. Then dig_down.
+    fetched. A dwarvish or gnomish hero's dwarves are peaceful: attacked only with
+    peaceful_ok. Then dig_down.
 
     Parameters:
         max_turns (int, 2000): budget of game turns.
         fight (bool, True): fight a hostile dwarf for its pick (False: only report it).
         skip_wands (str, ""): letters of wands not to engrave-test (tested before).
+        peaceful_ok (bool, False): fight a peaceful dwarf too (it turns hostile; killing it
+            costs alignment). In the Gnomish Mines every dwarf is peaceful to a dwarvish
+            or gnomish hero, who lands the first blows.
 
     Stopped reasons: "have_tool" (success: data.slot), "wand_of_digging" (success: data.slot),
     "picked_up" (success: data.slot, data.tool), "no_dwarf" (nothing to take a pick from on
@@ -150,7 +155,8 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     while not await over_budget():
         stats = await nh.get_stats()
         monsters = await nh.get_visible_monsters()
-        dwarves = [m for m in monsters if m.name in DWARVES and not m.is_peaceful and not m.is_tame]
+        dwarves = [m for m in monsters if m.name in DWARVES and (peaceful_ok or not m.is_peaceful)
+                   and not m.is_tame]
         if dwarves:
             dwarf = min(dwarves, key=lambda m: m.position.steps_to(stats.position))
             if not fight:
@@ -163,17 +169,21 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
                 s = await nh.get_stats()
                 if s.hp < s.max_hp * 0.4:
                     return await finish("low_hp", False, monster=name, hp=s.hp, max_hp=s.max_hp)
-                seen = [m for m in await nh.get_visible_monsters() if m.name == name and not m.is_peaceful]
+                seen = [m for m in await nh.get_visible_monsters() if m.name == name and not m.is_tame
+                        and (peaceful_ok or not m.is_peaceful)]
                 if not seen:
                     break  # out of sight (dug away, or died unseen): look where it was last
                 last = min(seen, key=lambda m: m.position.steps_to(last)).position
                 if last.is_adjacent(s.position):
-                    res = await nh.attack(s.position.direction_to(last))
+                    res = await nh.attack(s.position.direction_to(last), peaceful_ok=peaceful_ok)
                     died = bool(KILLED.search(" ".join(res.messages)))
                     if not res.success and not res.turn_elapsed:
                         return await finish("failed", False, error=res.error, monster=name)
                 else:
                     res = await nh.move_to(last)
+                    if not res.success and peaceful_ok:
+                        # (paths keep off a peaceful's square: step its way instead)
+                        res = await nh.move(s.position.direction_to(last))
                     if not res.success and await nh.get_position() == s.position:
                         return await finish("failed", False, error=res.error, monster=name)
                 actions += 1
