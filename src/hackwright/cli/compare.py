@@ -6,17 +6,8 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-from .common import app, console
-
-_errors = Console(stderr=True)
-
-
-def _fail(message: object) -> typer.Exit:
-    _errors.print(f"[red]error:[/red] {escape(' '.join(str(message).split()))}", soft_wrap=True, highlight=False)
-    return typer.Exit(2)
+from .common import app, console, fail
 
 
 @app.command("compare")
@@ -45,15 +36,15 @@ def compare_cmd(
         cmp, runs = compare_folders(folders, resamples=resamples, bootstrap_seed=bootstrap_seed,
                                     confidence=confidence)
     except CompareError as e:
-        raise _fail(e)
+        raise fail(e)
     except OSError as e:
-        raise _fail(f"cannot read the evaluation folders: {e}")
+        raise fail(f"cannot read the evaluation folders: {e}")
     links = None
     if html is not None or markdown is not None:
         try:
             links = write_comparison(cmp, runs, html_path=html, markdown_path=markdown, replays=not no_replays)
         except OSError as e:
-            raise _fail(f"cannot write the comparison: {e}")
+            raise fail(f"cannot write the comparison: {e}")
     if as_json:
         print(cmp.to_json())
         return

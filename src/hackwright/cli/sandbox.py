@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, print_rows
+from .common import SEED_HELP, app, console, fail, print_rows
 
 
 skill_app = typer.Typer(help="Run skill files.", no_args_is_help=True)
@@ -62,8 +62,7 @@ def skill_run(
     try:
         api = NetHackAPI.new_game(GameConfig(env_id=env, seed=seed, role=role))
     except EnvConfigError as e:
-        console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2)
+        raise fail(e)
     limits = SandboxLimits(max_actions=max_actions, wall_seconds=timeout)
     try:
         runner = SkillRunner(api, mode="inprocess" if trusted else "sandbox", limits=limits, allow_weak=allow_weak)

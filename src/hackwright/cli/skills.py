@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, print_rows
+from .common import SEED_HELP, app, console, fail, print_rows
 
 
 skills_app = typer.Typer(help="The skill library: list, inspect, retire and revive skills.", no_args_is_help=True)
@@ -123,8 +123,7 @@ def skills_show(
         try:
             s = lib.get(name)
         except SkillNotFoundError as e:
-            console.print(f"[red]error:[/red] {e}")
-            raise typer.Exit(1)
+            raise fail(e, 1)
         st = lib.stats(name)
         table = Table(title=s.signature(), show_header=False, caption=_source_line(lib))
         table.add_row("description", s.description or "–")
@@ -190,8 +189,7 @@ def skills_retire(
         try:
             lib.retire(name, reason)
         except SkillNotFoundError as e:
-            console.print(f"[red]error:[/red] {e}")
-            raise typer.Exit(1)
+            raise fail(e, 1)
         console.print(f"retired {name}: {reason}")
 
 
@@ -208,8 +206,7 @@ def skills_revive(
         try:
             lib.revive(name)
         except SkillNotFoundError as e:
-            console.print(f"[red]error:[/red] {e}")
-            raise typer.Exit(1)
+            raise fail(e, 1)
         console.print(f"revived {name}")
 
 
