@@ -113,6 +113,13 @@ def test_a_cockatrice_bites_and_touches_to_stone():
     assert "petrifies" in info.flags
 
 
+def test_what_a_monster_can_deal_in_one_turn_counts_weapons_as_a_d8_and_fast_monsters_twice():
+    assert k.lookup_monster("jackal").max_damage_per_turn == 2  # bite 1d2 at speed 12
+    assert k.lookup_monster("goblin").max_damage_per_turn == 8  # weapon 1d6, wielding up to a d8
+    assert k.lookup_monster("pony").max_damage_per_turn == 16  # kick 1d6 + bite 1d2, speed 16: two moves
+    assert k.lookup_monster("floating eye").max_damage_per_turn == 0  # only a passive paralysis
+
+
 def test_monster_flags_and_sizes_read_as_words():
     newt = k.lookup_monster("NEWT")
     assert newt.size == "tiny" and "swims" in newt.flags and newt.attacks == ["bite 1d2 physical"]

@@ -220,3 +220,15 @@ async def test_a_squeaky_board_found_by_searching_cannot_be_untrapped_without_oi
     r = await api.untrap("n")
     assert not r.success and "can of grease or a potion of oil" in r.error
     assert not r.turn_elapsed and at_prompt(api)
+
+
+async def test_dig_down_with_stop_at_pit_leaves_the_hero_in_the_pit_and_a_second_dig_finishes_the_hole(make_api):
+    api = game(make_api)
+    await api.move("e")
+    r = await api.dig("down", stop_at_pit=True)
+    assert r.success and "You dig a pit in the floor" in " ".join(r.messages), (r.error, r.messages)
+    assert (await api.get_stats()).dungeon_level == 1 and at_prompt(api)
+    assert (await api.engrave("Elbereth")).success  # an engraving made now lasts until the hole
+    r = await api.dig("down")
+    assert r.success and "You dig a hole through the floor" in " ".join(r.messages)
+    assert (await api.get_stats()).dungeon_level == 2

@@ -206,6 +206,12 @@ class _DictAccess:
         return asdict(self)  # type: ignore[call-overload]
 
 
+# Monsters NetHack's onscary() never lets Elbereth frighten, besides every @.
+_IGNORE_ELBERETH = frozenset((
+    "minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
+    "Death", "Pestilence", "Famine"))
+
+
 @dataclass
 class Monster:
     """A monster shown on the map."""
@@ -220,6 +226,14 @@ class Monster:
     threat_level: int  # NetHack's difficulty rating of the species (0 = harmless)
     # --- beyond the spec ---
     is_invisible_marker: bool = False  # 'I': something unseen was remembered here
+
+    @property
+    def ignores_elbereth(self) -> bool:
+        """Whether an Elbereth you stand on leaves this monster unafraid: every
+        human or elf shown as @, minotaurs, shopkeepers, guards, the watch,
+        priests and the Riders. Other monsters will not melee you there (ranged
+        attacks and spells still reach you)."""
+        return self.char == "@" or self.name in _IGNORE_ELBERETH
 
 
 @dataclass
@@ -317,6 +331,23 @@ class MonsterInfo(_DictAccess):
     size: str
     flags: list[str]  # "poisonous", "acidic", "petrifies", "hides", "regenerates", …
     leaves_corpse: bool = True
+
+    @property
+    def max_damage_per_turn(self) -> int:
+        """The most damage this species can deal in one of your turns (at speed 12): the
+        dice maxima of its active attacks (a weapon attack counted as at least a d8, the
+        weapon it may hold), times the moves its speed can give it in a turn (a pony, 16,
+        sometimes gets two). Passive attacks are left out. Compare it with your HP before
+        one more swing: at or below it, the next turn can kill you."""
+        total = 0
+        for attack in self.attacks:
+            kind, _, rest = attack.partition(" ")
+            if kind == "passive":
+                continue
+            n, _, m = rest.split(" ")[0].partition("d")
+            dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
+            total += max(dice, 8) if kind == "weapon" else dice
+        return total * max(1, -(-self.speed // 12))
 
 
 @dataclass

@@ -77,12 +77,40 @@ async def test_dig_down_with_hp_below_the_threshold_stops_low_hp_and_digs_nothin
     assert "You dig" not in await message_log(api)
 
 
-async def test_dig_down_stops_for_a_hostile_next_to_the_hero(room):
+async def test_without_elbereth_dig_down_stops_for_a_hostile_next_to_the_hero(room):
     api = room("MONSTER:('r',\"sewer rat\"),(4,2),hostile,asleep", hero="archeologist")
     await api.move("e")  # off the stairs, next to the sleeping rat
-    r = (await run_skill(api, "dig_down")).result
+    r = (await run_skill(api, "dig_down", elbereth=False)).result
     assert r.stopped_reason == "monster" and r.data["monster"] == "sewer rat", r
     assert (await api.get_stats()).dungeon_level == 1
+
+
+async def test_the_pit_is_dug_then_elbereth_is_engraved_in_it_then_the_hole_is_finished(room):
+    api = room(hero="archeologist")
+    await api.move("e")
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.data["engravings"] >= 1, r
+    log = await message_log(api)
+    pit, wrote, hole = (log.index("You dig a pit in the floor"), log.index("You write in the dust"),
+                        log.index("You dig a hole through the floor"))
+    assert pit < wrote < hole
+    assert (await api.get_stats()).dungeon_level == 2
+
+
+async def test_an_archeologist_next_to_a_hostile_jackal_engraves_elbereth_and_digs_away_from_it(room):
+    api = room("MONSTER:('d',\"jackal\"),(4,2),hostile", hero="archeologist")
+    await api.move("e")  # off the stairs, next to the jackal
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.data["engravings"] >= 2, r  # before the pit, and in it
+    assert (await api.get_stats()).dungeon_level == 2
+
+
+async def test_next_to_a_hostile_human_who_ignores_elbereth_dig_down_stops(room):
+    api = room("MONSTER:('@',\"Woodland-elf\"),(4,2),hostile,asleep", hero="archeologist")
+    await api.move("e")
+    r = (await run_skill(api, "dig_down")).result
+    assert r.stopped_reason == "monster" and r.data["monster"] == "Woodland-elf", r
+    assert r.data["engravings"] == 0 and (await api.get_stats()).dungeon_level == 1
 
 
 async def test_dig_down_on_a_hard_floor_says_undiggable_after_the_pit(room):

@@ -66,10 +66,6 @@ class AutopilotState:
         return self.elbereth_at == (stats.dungeon_level, stats.position.x, stats.position.y)
 
 
-# Elbereth does not scare these (nor any @: humans and elves).
-ELBERETH_IGNORED = ("minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
-                    "Death", "Pestilence", "Famine")
-
 # Touching these kills or cripples: the API's own list (its paths go round them too).
 NEVER_MELEE = NetHackAPI.NEVER_TOUCH
 
@@ -332,7 +328,7 @@ class Autopilot:
                              "it is weak, kill it before the next zap")
         # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
         # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
-        respecting = [m for m in adjacent if m.char != "@" and m.name not in ELBERETH_IGNORED]
+        respecting = [m for m in adjacent if not m.ignores_elbereth]
         # "Low" is what the monsters next to me can take in a turn, not a fixed share:
         # a soldier ant can take 30 HP, a jackal 2.
         threat = sum([await self._hit_potential(api, m.name) for m in adjacent])
@@ -379,7 +375,7 @@ class Autopilot:
         strong = [m for m in adjacent if m.threat_level > stats.xp_level + self.DANGER_MARGIN]
         if strong:
             if ok("engrave_elbereth") and not s.elbereth_failed_here(stats) and any(
-                    m.char != "@" and m.name not in ELBERETH_IGNORED for m in strong):
+                    not m.ignores_elbereth for m in strong):
                 return _decision("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
             if kit.wand and ok(SURVIVE):
                 return _decision(SURVIVE, {}, f"the {strong[0].name} is too strong to fight: zap a wand at it")
@@ -682,17 +678,7 @@ class Autopilot:
             except Exception:
                 cache[key] = 0.0
                 return 0.0
-            total = 0.0
-            for a in info.attacks:
-                kind, _, rest = a.partition(" ")
-                if kind == "passive":
-                    continue
-                n, _, m = rest.split(" ")[0].partition("d")
-                dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
-                total += max(dice, 8) if kind == "weapon" else dice
-            # Moves it may get in one of the hero's turns (a pony at speed 16 sometimes
-            # gets two: the average, 1.33, let one kill a Knight with 13 HP left).
-            total = total * max(1, -(-info.speed // 12))
+            total = float(info.max_damage_per_turn)
             if not resistant and any("poison" in a and not a.startswith("passive") for a in info.attacks):
                 total += 15
             cache[key] = total

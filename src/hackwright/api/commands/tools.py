@@ -186,7 +186,7 @@ class ToolCommands(ApiCore):
             res.error = f"{item.slot} ({item.text}) asked {asked!r}, which apply() does not answer; nothing was used"
         return res
 
-    async def dig(self, direction: str, item_letter: Optional[str] = None) -> ActionResult:
+    async def dig(self, direction: str, item_letter: Optional[str] = None, stop_at_pit: bool = False) -> ActionResult:
         """
         Dig in a compass direction ('n', 'ne', … 'nw') or 'down' with a pick-axe or
         dwarvish mattock (the first one in your pack when item_letter is None).
@@ -216,6 +216,12 @@ class ToolCommands(ApiCore):
         interrupts the digging ends the call with a failed result whose error
         says "interrupted" and names it: deal with it, then call dig() again to
         continue (the work done is kept).
+
+        With stop_at_pit=True, digging down with a pick stops as soon as the pit
+        is dug (a success; you stand in the pit, the level unchanged). Making
+        the pit erases any engraving on the square, so this is the moment to
+        engrave Elbereth: it then guards you while dig('down') finishes the
+        hole, the longer part of the work.
         """
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
@@ -245,7 +251,7 @@ class ToolCommands(ApiCore):
             return self._fail(why)
         if wand:
             return await self._zap_dig(item, d)
-        return await self._pick_dig(item, d)
+        return await self._pick_dig(item, d, stop_at_pit=bool(stop_at_pit))
 
     async def force_lock(self) -> ActionResult:
         """
@@ -469,7 +475,7 @@ class ToolCommands(ApiCore):
     def _walkable(self, pos: Position) -> bool:
         return bool(self._level_memory().walkable_mask()[pos.y, pos.x])
 
-    async def _pick_dig(self, tool: Item, d: str) -> ActionResult:
+    async def _pick_dig(self, tool: Item, d: str, stop_at_pit: bool = False) -> ActionResult:
         key = ">" if d == "down" else DIRECTION_KEYS[d]
         level0 = self._level_key()
         target = None if d == "down" else self._hero().offset(d)
@@ -498,6 +504,8 @@ class ToolCommands(ApiCore):
                 return self._result(False, messages, turn0, f"nothing to dig {where}; you can dig: {offered_bad[0]}")
             if d == "down" and self._level_key() != level0:
                 return self._arrived(messages, turn0)
+            if stop_at_pit and d == "down" and re.search(r"dig a pit", text):
+                return self._result(True, messages, turn0, None)
             if target is not None and (_OPENED.search(text) or self._walkable(target)):
                 return self._result(True, messages, turn0, None)
             if _TOO_HARD.search(text):

@@ -3,15 +3,7 @@ import re
 CATEGORY = "escape"
 TRIGGERS = ("engulfed", "level_change")
 
-IGNORES = ("minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
-           "Death", "Pestilence", "Famine")
-
-
 ZAPPED = re.compile(r"\bzaps (?:a|an|the|his|her|its) ")
-
-
-def _ignores(m):
-    return m.char == "@" or m.name in IGNORES
 
 
 async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_attempts: int = 5) -> SkillResult:
@@ -65,7 +57,7 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         return m.group(1) if m else ""
 
     near = await adjacent_hostiles()
-    if near and all(_ignores(m) for m in near):
+    if near and all(m.ignores_elbereth for m in near):
         return await finish("useless", False, monsters=[m.name for m in near])
 
     async def engrave():
@@ -99,7 +91,7 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         if stats.hp < last_hp and near:
             hits += 1
         last_hp = stats.hp
-        if near and all(_ignores(m) for m in near):
+        if near and all(m.ignores_elbereth for m in near):
             return await finish("useless", False, monsters=[m.name for m in near])
         if rest_to and (stats.hunger.severity >= HungerState.FAINTING.severity or (
                 stats.hunger.severity >= HungerState.WEAK.severity and stats.hunger.severity > hunger0)):

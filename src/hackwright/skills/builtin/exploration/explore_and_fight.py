@@ -243,21 +243,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     hits = {}
 
     async def hit_potential(name):
-        """The most damage this species can do in one of the hero's turns (dice maxima,
-        an armed attacker counted with a d8 weapon, scaled by its speed)."""
+        """The most damage this species can do in one of the hero's turns (0: unknown)."""
         if name not in hits:
-            total = 0
             try:
-                info = await nh.lookup_monster(name)
-                for a in info.attacks:
-                    kind, _, rest = a.partition(" ")
-                    n, _, m = rest.split(" ")[0].partition("d")
-                    dice = int(n) * int(m) if n.isdigit() and m.isdigit() else 0
-                    if kind != "passive":
-                        total += max(dice, 8) if kind == "weapon" else dice
-                # Moves it may get in one of the hero's turns (a pony at speed 16 sometimes
-                # gets two: the average, 1.33, let one kill a Knight with 13 HP left).
-                total = total * max(1, -(-info.speed // 12))
+                total = (await nh.lookup_monster(name)).max_damage_per_turn
             except Exception:
                 total = 0
             hits[name] = total

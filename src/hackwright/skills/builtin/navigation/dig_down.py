@@ -29,7 +29,7 @@ def _hostiles(monsters):
 
 
 async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bool = True, max_depth: int = 50,
-                   rewield: bool = True) -> SkillResult:
+                   rewield: bool = True, elbereth: bool = True) -> SkillResult:
     """Dig down through the floor, level after level, with a carried pick-axe or mattock (or a wand of digging).
 
     Uses a pick-axe or dwarvish mattock from the pack, or else an identified wand of
@@ -38,8 +38,16 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     monster next to the hero. Stairs, altars, fountains, thrones, sinks and graves
     cannot be dug: it steps to an adjacent plain floor square first. After each fall
     it looks around: landing in water or lava, or near (6 squares) a hostile much
-    stronger than the hero (threat_level > xp_level + 4), stops it. Applying a pick
-    wields it; with `rewield` the weapon held before is wielded again at the end.
+    stronger than the hero (threat_level > xp_level + 4; with `elbereth` only one
+    that ignores it), stops it. Applying a pick wields it; with `rewield` the
+    weapon held before is wielded again at the end.
+
+    With `elbereth`, each level is dug in two parts: down to the pit (which erases
+    any engraving on the square), then Elbereth is engraved in the dust in the pit
+    (read back and engraved again until it is right) and the hole is finished
+    while it holds most monsters off; a monster that respects Elbereth and is
+    already next to the hero gets an Elbereth before the digging starts. Humans (@),
+    minotaurs and the like ignore it: next to one of those the skill stops.
 
     Parameters:
         levels (int, 50): most levels to dig through.
@@ -47,13 +55,15 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
         stop_on_hunger (bool, True): stop when Weak or worse from hunger (eat or pray first).
         max_depth (int, 50): never dig below this dungeon level.
         rewield (bool, True): wield the weapon held before again when it stops (not a bullwhip).
+        elbereth (bool, True): engrave Elbereth in each pit before finishing the hole (picks only).
 
     Stopped reasons: "dug" (success: `levels` levels dug), "max_depth" (success: at
     max_depth), "no_tool" (no pick, mattock or charged wand of digging: no turn spent),
     "low_hp", "hungry", "monster" (a hostile is adjacent or keeps interrupting: data.monster;
-    fight it first), "danger" (landed in water or lava, or near a much stronger monster:
-    data.why), "undiggable" (NetHack says the floor is too hard to dig: take the stairs;
-    data.error), "sokoban" (never dig in Sokoban), "shop" (a shopkeeper would grab the
+    fight it first; with `elbereth` only one that ignores Elbereth, or when engraving
+    fails), "danger" (landed in water or lava, or near a much stronger monster that
+    Elbereth would not hold off: data.why), "undiggable" (NetHack says the floor is
+    too hard to dig: take the stairs; data.error), "sokoban" (never dig in Sokoban), "shop" (a shopkeeper would grab the
     pack: leave the shop), "levitating", "blocked" (on stairs or an altar with no plain
     floor next to it), "failed" (data.error), "game_over". data always has levels,
     from_depth and to_depth.
@@ -62,6 +72,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     turn0 = start.turn
     actions = 0
     dug = 0
+    engravings = 0
     inv = await nh.get_inventory()
     tool, kind = _digger(inv)
     weapon0 = next((i for i in inv if i.equipped == "weapon"), None)
@@ -77,7 +88,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 actions += 1
                 data["wielded_again"] = weapon0.text if res.success else None
             s = await nh.get_stats()
-        data.update(levels=dug, from_depth=start.dungeon_level, to_depth=s.dungeon_level)
+        data.update(levels=dug, from_depth=start.dungeon_level, to_depth=s.dungeon_level, engravings=engravings)
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
                            turns_elapsed=s.turn - turn0, success=success)
 
@@ -105,8 +116,27 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 return True, tried
         return False, tried
 
+    async def engrave_elbereth():
+        """Engrave Elbereth here until it reads right: True, False (it never did) or None (game over)."""
+        nonlocal actions, engravings
+        for _ in range(3):
+            res = await nh.engrave("Elbereth")
+            actions += 1
+            if res.game_over:
+                return None
+            if not res.success:
+                return False
+            engravings += 1
+            look = await nh.send_keys(":")  # read it back: a dust engraving is often smudged as it is written
+            actions += 1
+            m = re.search(r'You read: "(.*?)"', " ".join(look.messages))
+            if m and m.group(1).strip().lower() == "elbereth":
+                return True
+        return False
+
     if tool is None:
         return await finish("no_tool", False, hint="get a pick-axe (get_digging_tool) or take the stairs")
+    guarded = elbereth and kind == "pick"
     moves_off = 0
     tries = 0
     while dug < levels:
@@ -118,13 +148,27 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
         if stop_on_hunger and stats.hunger.severity >= HungerState.WEAK.severity:
             return await finish("hungry", False, hunger=stats.hunger.value)
         near = [m for m in _hostiles(await nh.get_visible_monsters()) if m.position.is_adjacent(stats.position)]
-        if near:
+        if near and (not guarded or any(m.ignores_elbereth for m in near)):
             return await finish("monster", False, monster=near[0].name, at=(near[0].position.x, near[0].position.y))
+        if near:
+            ok = await engrave_elbereth()
+            if ok is None:
+                return await finish("game_over", False)
+            if not ok:
+                return await finish("monster", False, monster=near[0].name, error="Elbereth would not come out right")
         depth = stats.dungeon_level
-        res = await nh.dig("down", tool.slot)
+        res = await nh.dig("down", tool.slot, stop_at_pit=guarded)
         actions += 1
         if res.game_over:
             return await finish("game_over", False)
+        if guarded and res.success and (await nh.get_stats()).dungeon_level == depth:
+            # In the fresh pit, which erased any engraving: Elbereth, then finish the hole.
+            if await engrave_elbereth() is None:
+                return await finish("game_over", False)
+            res = await nh.dig("down", tool.slot)
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
         error = res.error or ""
         if res.success and (await nh.get_stats()).dungeon_level != depth:
             dug += 1
@@ -135,7 +179,8 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             if here.feature in ("water", "lava") or WET.search(said):
                 return await finish("danger", False, why="landed in water or lava", message=said[-160:])
             strong = [m for m in _hostiles(await nh.get_visible_monsters())
-                      if m.threat_level > after.xp_level + 4 and m.position.steps_to(after.position) <= 6]
+                      if m.threat_level > after.xp_level + 4 and m.position.steps_to(after.position) <= 6
+                      and (not guarded or m.ignores_elbereth)]
             if strong:
                 m = strong[0]
                 return await finish("danger", False, why=f"a {m.name} (threat {m.threat_level}) is near",
