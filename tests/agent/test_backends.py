@@ -102,7 +102,7 @@ async def test_anthropic_request_carries_cached_system_block_and_the_tool(server
     assert body["model"] == "claude-sonnet-5-5" and body["max_tokens"] == 4096
     [tool] = body["tools"]
     assert tool["name"] == "decide" and tool["input_schema"]["properties"]["action"]["enum"] == \
-        ["invoke", "create", "direct", "lookup"]
+        ["invoke", "create", "direct", "lookup", "show"]
     assert body["tool_choice"] == {"type": "auto"}
     assert "temperature" not in body
     assert sent_key(first.headers) == KEY and "anthropic-version" in first.headers

@@ -12,6 +12,7 @@ from hackwright.agent.decisions import (
     AgentDecision,
     DecisionError,
     decision_from_dict,
+    decision_from_reply,
     decision_tool,
     format_decision,
     parse_decision,
@@ -149,7 +150,7 @@ def test_garbage_is_a_decision_error():
 @pytest.mark.parametrize("text,needle", [
     ('{"action": "fly", "skill": "x"}', 'unknown action "fly"'),
     ('{"action": "invoke"}', '"skill"'),
-    ('{"action": "create", "name": "x"}', '"code"'),
+    ('{"action": "create", "name": "x"}', "```python block"),
     ('{"action": "create", "name": "x", "code": "TODO"}', "async def"),
     ('{"action": "create", "name": "Fight Adjacent", "code": "async def f(nh): pass"}', '"fight_adjacent"'),
     ('{"action": "direct"}', '"key"'),
@@ -192,6 +193,7 @@ def test_format_decision_round_trips():
                       category="combat", description="fight", triggers=("low_hp",)),
         AgentDecision(type="direct_action", action="\x1b"),
         AgentDecision(type="lookup", query="cockatrice"),
+        AgentDecision(type="show_skill", skill_name="go_to"),
     ]
     for d in decisions:
         text = format_decision(d)
@@ -217,9 +219,74 @@ def test_decision_tool_schema():
     assert DECISION_TOOL["name"] == "decide"
     schema = DECISION_TOOL["input_schema"]
     assert schema["type"] == "object" and schema["required"] == ["action"]
-    assert schema["properties"]["action"]["enum"] == ["invoke", "create", "direct", "lookup"]
+    assert schema["properties"]["action"]["enum"] == ["invoke", "create", "direct", "lookup", "show"]
     for key in ("skill", "name", "code", "params", "key", "category", "description", "triggers", "reasoning",
                 "query"):
         assert key in schema["properties"]
     assert "query" not in decision_tool(("invoke", "create", "direct"))["input_schema"]["properties"]
+    assert "show" in schema["properties"]["action"]["description"]
+    assert "show" not in decision_tool(("invoke", "create"))["input_schema"]["properties"]["action"]["description"]
     json.dumps(DECISION_TOOL)  # plain JSON
+
+
+# ------------------------------------------------------------------ code without escaping
+def test_the_code_fence_may_come_before_the_json():
+    text = "Here is my skill:\n```python\n" + SKILL + "```\nand the decision:\n" \
+           '{"action": "create", "name": "fight_adjacent", "category": "combat"}'
+    d = parse_decision(text)
+    assert d.type == "create_skill" and d.code == SKILL and d.category == "combat"
+
+
+def test_of_several_fences_the_one_defining_the_named_function_wins():
+    helper = 'async def probe(nh):\n    """A first draft."""\n    return None\n'
+    other = 'def unrelated():\n    return 1\n'
+    text = ("A draft first:\n```python\n" + helper + "```\nThe skill:\n```python\n" + SKILL + "```\n"
+            "An aside:\n```python\n" + other + "```\n"
+            '{"action": "create", "name": "fight_adjacent"}')
+    assert parse_decision(text).code == SKILL
+    # no fence defines the name: the last one defining a function, as before
+    text = "```python\n" + helper + "```\n```python\n" + other + "```\n" + '{"action": "create", "name": "zzz"}'
+    assert parse_decision(text).code == other
+
+
+def test_the_decision_format_in_the_prompt_shows_the_fenced_form_and_it_parses():
+    from hackwright.agent.prompt import DECISION_FORMAT
+
+    assert '"code": "' not in DECISION_FORMAT  # no escaped code anywhere in the instructions
+    start = DECISION_FORMAT.index('{"action": "create"')
+    end = DECISION_FORMAT.index("```", DECISION_FORMAT.index("```python", start) + 9) + 3
+    example = DECISION_FORMAT[start:end]
+    assert example.index("}") < example.index("```python")  # JSON first, then the code
+    d = parse_decision(example)
+    assert d.type == "create_skill" and d.code.startswith(f"async def {d.skill_name}(nh")
+    assert '{"action": "show", "skill": "go_to"}' in DECISION_FORMAT
+
+
+def test_a_tool_call_without_code_takes_the_python_fence_of_the_replys_text():
+    text = "The skill is short.\n```python\n" + SKILL + "```"
+    d = decision_from_reply(text, {"action": "create", "name": "fight_adjacent", "category": "combat"})
+    assert d.code == SKILL and d.reasoning == "The skill is short."
+    # the code argument itself wins over a fence
+    d = decision_from_reply("```python\nasync def other(nh):\n    pass\n```",
+                            {"action": "create", "name": "fight_adjacent", "code": SKILL})
+    assert d.code == SKILL
+    # no tool call: the text is parsed
+    assert decision_from_reply('{"action": "show", "skill": "go_to"}', None).type == "show_skill"
+    with pytest.raises(DecisionError, match="```python block"):
+        decision_from_reply("no code here", {"action": "create", "name": "fight_adjacent"})
+
+
+# ------------------------------------------------------------------ show
+def test_show_names_a_library_skill_and_has_synonyms():
+    for text in ('{"action": "show", "skill": "go_to"}', '{"action": "show_code", "name": "go_to"}',
+                 '{"action": "view_skill", "skill_name": "go_to()"}'):
+        d = parse_decision(text)
+        assert d.type == "show_skill" and d.skill_name == "go_to"
+    assert decision_from_dict({"action": "show", "skill": "descend"}).to_dict() == {"action": "show",
+                                                                                      "skill": "descend"}
+    with pytest.raises(DecisionError, match='"show" decision needs "skill"'):
+        parse_decision('{"action": "show"}')
+    with pytest.raises(DecisionError, match="not available here"):
+        parse_decision('{"action": "show", "skill": "go_to"}', allowed=("invoke", "create", "direct"))
+    assert AgentDecision(type="show_skill", skill_name="a").signature() != \
+        AgentDecision(type="show_skill", skill_name="b").signature()

@@ -3,19 +3,23 @@
 The model answers with one JSON object (spec §7.2)::
 
     {"action": "invoke", "skill": "name", "params": {...}}
-    {"action": "create", "name": "...", "code": "...", "category": "...", "description": "...",
-     "triggers": [...], "params": {...}}
+    {"action": "create", "name": "...", "category": "...", "description": "...",
+     "triggers": [...], "params": {...}}        and the code in a ```python block after it
     {"action": "direct", "key": "h"}
     {"action": "lookup", "query": "..."}          (only where lookups are offered)
+    {"action": "show", "skill": "name"}           (a library skill's code, for the next prompt)
 
 either as text (:func:`parse_decision`) or as the input of the native ``decide`` tool
 (:data:`DECISION_TOOL`, :func:`decision_from_dict`). Text parsing copes with what models
 actually write: the JSON inside a ```json fence or inside prose, several objects (the last
 with an ``"action"`` wins), single quotes, Python literals and trailing commas, raw
 newlines or stray backslashes inside strings, code given as an (even doubly) escaped JSON
-string or as a list of lines, and code given in a separate ```python fence when the JSON's
-``"code"`` is missing or a placeholder (``"see below"``). ``"skill"``, ``"name"`` and
-``"skill_name"`` are synonyms; a missing ``"params"`` is ``{}``.
+string or as a list of lines, and code given in a separate ```python fence (before or after
+the JSON) when the JSON's ``"code"`` is missing or a placeholder (``"see below"``); of several
+fences, the one defining the named function wins. A native tool call may carry the code in
+its ``code`` argument or leave it to a fence in the reply's text
+(:func:`decision_from_reply`). ``"skill"``, ``"name"`` and ``"skill_name"`` are synonyms; a
+missing ``"params"`` is ``{}``.
 
 Whatever cannot be understood raises :class:`DecisionError`, whose message tells the model
 exactly what to change, ready to be sent back to it.
@@ -23,14 +27,14 @@ exactly what to change, ready to be sent back to it.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import re
 import textwrap
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
+
+from .lenient_json import loads_lenient
 
 # action word -> AgentDecision.type
 ACTION_TYPES = {
@@ -38,11 +42,12 @@ ACTION_TYPES = {
     "create": "create_skill",
     "direct": "direct_action",
     "lookup": "lookup",
+    "show": "show_skill",
 }
 TYPE_ACTIONS = {v: k for k, v in ACTION_TYPES.items()}
-ALL_ACTIONS: tuple[str, ...] = ("invoke", "create", "direct", "lookup")
+ALL_ACTIONS: tuple[str, ...] = ("invoke", "create", "direct", "lookup", "show")
 # What the model is offered unless the caller says otherwise: everything, lookups in the
-# knowledge base included (a caller without one passes allowed=("invoke", "create", "direct")).
+# knowledge base included (a caller without one leaves "lookup" out of ``allowed``).
 DEFAULT_ACTIONS: tuple[str, ...] = ALL_ACTIONS
 
 _ACTION_SYNONYMS = {
@@ -52,6 +57,8 @@ _ACTION_SYNONYMS = {
     "new": "create", "new_skill": "create",
     "direct": "direct", "direct_action": "direct", "key": "direct", "press": "direct", "keypress": "direct",
     "lookup": "lookup", "look_up": "lookup", "search": "lookup", "query": "lookup", "knowledge": "lookup",
+    "show": "show", "show_skill": "show", "show_code": "show", "view_skill": "show", "read_skill": "show",
+    "get_code": "show", "inspect_skill": "show",
 }
 
 _NAME_KEYS = ("skill", "skill_name", "name")
@@ -70,8 +77,9 @@ class DecisionError(ValueError):
 
 @dataclass
 class AgentDecision:
-    """One decision (spec §7.3). ``type`` is "invoke_skill", "create_skill", "direct_action"
-    or "lookup"; ``action`` is the key of a direct action."""
+    """One decision (spec §7.3). ``type`` is "invoke_skill", "create_skill", "direct_action",
+    "lookup" or "show_skill" (a library skill's code shown to the model; no game time);
+    ``action`` is the key of a direct action."""
 
     type: str
     skill_name: Optional[str] = None
@@ -105,6 +113,8 @@ class AgentDecision:
             d["key"] = self.action
         elif self.type == "lookup":
             d["query"] = self.query
+        elif self.type == "show_skill":
+            d["skill"] = self.skill_name
         if self.reasoning:
             d["reasoning"] = self.reasoning
         return d
@@ -122,6 +132,8 @@ class AgentDecision:
             return f"direct_action|{self.action!r}"
         if self.type == "lookup":
             return f"lookup|{' '.join((self.query or '').lower().split())}"
+        if self.type == "show_skill":
+            return f"show_skill|{self.skill_name}"
         return f"{self.type}|{self.skill_name}|{self.action}"
 
 
@@ -143,13 +155,17 @@ def decision_tool(allowed: Iterable[str] = DEFAULT_ACTIONS) -> dict:
             "type": "string",
             "enum": list(allowed),
             "description": "invoke = run a library skill; create = write a new skill and run it; "
-            "direct = press one key" + ("; lookup = ask the knowledge base" if "lookup" in allowed else ""),
+            "direct = press one key" + ("; lookup = ask the knowledge base" if "lookup" in allowed else "")
+            + ("; show = read a library skill's code (shown in the next prompt, takes no game time)"
+               if "show" in allowed else ""),
         },
-        "skill": {"type": "string", "description": "invoke: the name of the library skill to run"},
+        "skill": {"type": "string", "description": "invoke: the name of the library skill to run"
+                  + ("; show: the skill whose code to read" if "show" in allowed else "")},
         "name": {"type": "string", "description": "create: snake_case name of the new skill"},
         "code": {
             "type": "string",
-            "description": "create: the complete Python source of the skill (an async def whose first parameter is nh)",
+            "description": "create: the complete Python source of the skill (an async def whose first parameter "
+            "is nh), as plain text with real newlines",
         },
         "params": {"type": "object", "description": "invoke/create: keyword arguments for the skill"},
         "category": {"type": "string", "description": "create: skill category, e.g. exploration, combat"},
@@ -215,8 +231,8 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
             if fallback_code is not None and fallback_code.strip():
                 code = fallback_code
             elif code is None or not code.strip():
-                raise DecisionError('a "create" decision needs "code": the complete skill source as a JSON '
-                                    'string (newlines written as \\n), or in a ```python block after the JSON')
+                raise DecisionError('a "create" decision needs its code: put the complete skill source in a '
+                                    '```python block after the JSON (no escaping needed)')
             else:
                 raise DecisionError(f'the "code" of the "create" decision is {code.strip()[:60]!r}, not a skill; '
                                     'give the complete source (an async def whose first parameter is nh) '
@@ -227,6 +243,8 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
             category=str(category).strip() if category not in (None, "") else None,
             description=_first_str(d, _DESC_KEYS), triggers=_triggers(d.get("triggers")),
         )
+    if action == "show":
+        return AgentDecision(type="show_skill", skill_name=_skill_name(d, "show"), reasoning=why)
     if action == "direct":
         key = None
         for k in _KEY_KEYS:
@@ -277,6 +295,9 @@ def _skill_name(d: dict, action: str) -> str:
     if raw is None:
         if action == "invoke":
             raise DecisionError('an "invoke" decision needs "skill": the name of a skill from AVAILABLE SKILLS')
+        if action == "show":
+            raise DecisionError('a "show" decision needs "skill": the name of the library skill whose code you '
+                                'want to read, such as "go_to"')
         raise DecisionError('a "create" decision needs "name": a snake_case skill name such as "fight_adjacent"')
     if not isinstance(raw, str):
         raise DecisionError(f'the skill name must be a string, not {json.dumps(raw, default=str)}')
@@ -362,22 +383,7 @@ def parse_decision(text: str, *, allowed: Iterable[str] = DEFAULT_ACTIONS) -> Ag
     allowed = tuple(allowed)
     if not isinstance(text, str) or not text.strip():
         raise DecisionError("the reply is empty; " + _example(allowed))
-    code_spans: list[tuple[int, int]] = []
-    code_blocks: list[str] = []
-    for m in _FENCE.finditer(text):
-        lang, body = m.group(1).lower(), m.group(2)
-        is_code = lang in ("python", "py", "python3") or (
-            lang in ("", "text") and not body.lstrip().startswith(("{", "[")) and "def " in body)
-        if is_code:
-            code_spans.append((m.start(), m.end()))
-            code_blocks.append(textwrap.dedent(body).strip("\n") + "\n")
-    fence_code = None
-    with_def = [c for c in code_blocks if "def " in c]
-    if with_def:
-        fence_code = with_def[-1]
-    elif code_blocks:
-        fence_code = code_blocks[-1]
-
+    code_spans, code_blocks = _code_fences(text)
     objects, broken = _json_objects(text, code_spans)
     chosen = None
     for start, end, obj in reversed(objects):
@@ -394,8 +400,69 @@ def parse_decision(text: str, *, allowed: Iterable[str] = DEFAULT_ACTIONS) -> Ag
             raise DecisionError(f'the JSON has no "action" field; use one of {", ".join(allowed)}')
         raise DecisionError("no JSON object found in the reply; " + _example(allowed))
     start, end, obj = chosen
-    return decision_from_dict(obj, allowed=allowed, fallback_code=fence_code,
+    return decision_from_dict(obj, allowed=allowed, fallback_code=_pick_code(code_blocks, _named(obj)),
                               reasoning=_prose(text, (start, end), code_spans))
+
+
+def decision_from_reply(text: str, tool_input: Optional[dict], *,
+                        allowed: Iterable[str] = DEFAULT_ACTIONS) -> AgentDecision:
+    """The decision in a model's reply: the ``decide`` tool's input when the model called it
+    (a create's code may be its ``code`` argument or a ```python block in the reply's text;
+    the rest of the text is the reasoning), else the decision parsed from the text. When the
+    tool input cannot be used but the text holds a decision, that one. Raises
+    :class:`DecisionError`."""
+    allowed = tuple(allowed)
+    text = text if isinstance(text, str) else ""
+    if tool_input is None:
+        return parse_decision(text, allowed=allowed)
+    spans, blocks = _code_fences(text)
+    name = _named(tool_input) if isinstance(tool_input, dict) else None
+    try:
+        return decision_from_dict(tool_input, allowed=allowed, fallback_code=_pick_code(blocks, name),
+                                  reasoning=_prose(text, (0, 0), spans))
+    except DecisionError as tool_error:
+        if text.strip():
+            try:
+                return parse_decision(text, allowed=allowed)
+            except DecisionError:
+                pass
+        raise tool_error
+
+
+def _code_fences(text: str) -> tuple[list[tuple[int, int]], list[str]]:
+    """Spans and dedented bodies of the fenced blocks of ``text`` that hold Python code."""
+    spans: list[tuple[int, int]] = []
+    blocks: list[str] = []
+    for m in _FENCE.finditer(text):
+        lang, body = m.group(1).lower(), m.group(2)
+        is_code = lang in ("python", "py", "python3") or (
+            lang in ("", "text") and not body.lstrip().startswith(("{", "[")) and "def " in body)
+        if is_code:
+            spans.append((m.start(), m.end()))
+            blocks.append(textwrap.dedent(body).strip("\n") + "\n")
+    return spans, blocks
+
+
+def _named(obj: dict) -> Optional[str]:
+    """The skill name an object gives, as written (None when it gives none)."""
+    for k, v in obj.items():
+        if str(k).strip().lower() in _NAME_KEYS and isinstance(v, str) and v.strip():
+            return v.strip().strip("`'\"").removesuffix("()").rstrip()
+    return None
+
+
+def _pick_code(blocks: list[str], name: Optional[str]) -> Optional[str]:
+    """The fenced block holding the skill: the last one defining ``name``, else the last one
+    defining any function, else the last block."""
+    if name:
+        defines = re.compile(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", re.M)
+        named = [b for b in blocks if defines.search(b)]
+        if named:
+            return named[-1]
+    with_def = [b for b in blocks if "def " in b]
+    if with_def:
+        return with_def[-1]
+    return blocks[-1] if blocks else None
 
 
 def _with_action(obj: dict) -> Optional[dict]:
@@ -496,73 +563,3 @@ def _match_brace(text: str, start: int) -> tuple[Optional[int], int]:
                 return i + 1, 0
         i += 1
     return None, (depth if quote is None else 0)
-
-
-def loads_lenient(s: str) -> Any:
-    """json.loads, then JSON with trailing commas / stray backslashes repaired, then a Python
-    literal (single quotes, True/None); ValueError with the JSON error when all fail."""
-    try:
-        return json.loads(s, strict=False)
-    except ValueError as e:
-        first = e
-    try:
-        return json.loads(_repair(s, python=False), strict=False)
-    except ValueError:
-        pass
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.literal_eval(_repair(s, python=True))
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        pass
-    raise ValueError(str(first))
-
-
-_JSON_ESCAPES = set('"\\/bfnrtu')
-_LITERALS = {"true": "True", "false": "False", "null": "None"}
-
-
-def _repair(s: str, *, python: bool) -> str:
-    """One string-aware pass: drop trailing commas; in JSON mode double lone backslashes
-    (``"\\d"``); in Python mode spell true/false/null the Python way."""
-    out: list[str] = []
-    quote = None
-    i, n = 0, len(s)
-    while i < n:
-        c = s[i]
-        if quote is not None:
-            if c == "\\":
-                nxt = s[i + 1] if i + 1 < n else ""
-                if not python and quote == '"' and nxt not in _JSON_ESCAPES:
-                    out.append("\\\\")
-                    i += 1
-                    continue
-                out.append(s[i:i + 2])
-                i += 2
-                continue
-            if c == quote:
-                quote = None
-            out.append(c)
-            i += 1
-            continue
-        if c in "\"'":
-            quote = c
-            out.append(c)
-        elif c == ",":
-            j = i + 1
-            while j < n and s[j] in " \t\r\n":
-                j += 1
-            if j >= n or s[j] not in "}]":
-                out.append(c)
-        elif python and c.isalpha() and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] == "_")):
-            j = i
-            while j < n and (s[j].isalnum() or s[j] == "_"):
-                j += 1
-            word = s[i:j]
-            out.append(_LITERALS.get(word, word))
-            i = j
-            continue
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)

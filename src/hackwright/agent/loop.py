@@ -10,6 +10,7 @@ until the hero dies, a step or turn cap is reached, or the budget runs out.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import re
 import time
@@ -32,7 +33,7 @@ from ..store.db import connect
 from .backends.base import BackendError
 from .budget import Budget
 from .decisions import AgentDecision, DecisionError
-from .memory import AgentMemory, ExecutionNote
+from .memory import AgentMemory, ErrorSite, ExecutionNote
 from .prompt import PromptParts, build_prompt, system_prompt
 from .strategists import FALLBACKS, Autopilot, UnknownAgentError, make_strategist
 from .strategists.diving import digging_tool
@@ -66,6 +67,7 @@ class EpisodeConfig:
     auto_save: bool = True
     prompt_skills: int = 8
     short_term_tokens: int = 600
+    max_prompt_tokens: Optional[int] = None  # each prompt's dynamic (user) part, ≈ tokens; None: no limit
     backend_options: dict = field(default_factory=dict)
     # Who plays a step the model could not decide: None ends the episode when the model
     # cannot be reached (and skips steps without a usable reply); "autopilot" stands in,
@@ -143,12 +145,14 @@ class DecisionContext:
     _system: Optional[str] = None
     _stats_of: Optional[Callable] = None
     _on_reply: Optional[Callable] = None
+    _max_user_tokens: Optional[int] = None  # EpisodeConfig.max_prompt_tokens
     retries: int = 0  # unusable replies sent back before this decision (set by model strategists)
 
     def prompt(self) -> PromptParts:
         if self._prompt is None:
             self._prompt = build_prompt(self.api, self.state, self.memory, self.skills, self._stats_of,
-                                        self.warnings, system=self._system, task=self.task)
+                                        self.warnings, system=self._system, task=self.task,
+                                        max_user_tokens=self._max_user_tokens)
         return self._prompt
 
     def record_reply(self, reply, prompt, messages) -> None:
@@ -161,6 +165,7 @@ class Agent:
 
     LOOP_WARN = 3  # the same decision this many times without progress: warn the model
     LOOP_FALLBACK = 5  # … this many: let the autopilot take one step
+    MAX_SHOWS = 20  # `show` decisions per episode: they take no game time, so they are capped
 
     def __init__(self, config: EpisodeConfig, *, on_step: Optional[Callable[[StepReport, "Agent"], None]] = None,
                  strategist=None):
@@ -193,6 +198,8 @@ class Agent:
         self.max_xl = 0
         self.last_decision: Optional[AgentDecision] = None
         self.current_skill: Optional[str] = None
+        self.shows = 0  # `show` decisions answered this episode
+        self._error_site: Optional[ErrorSite] = None  # where the last model-written skill failed
         self._repeats: list[tuple[str, tuple]] = []
         self._trusted: Optional[SkillRunner] = None
         self._sandbox: Optional[SkillRunner] = None
@@ -242,7 +249,7 @@ class Agent:
                                                   des_file=c.des_file))
         if isinstance(self.strategist, Autopilot):
             self.autopilot = self.strategist  # one memory of what worked, whoever decides
-        self._trusted = SkillRunner(self.api, mode="inprocess", limits=c.skill_limits)
+        self._trusted = SkillRunner(self.api, mode="inprocess", limits=c.skill_limits, skills=self.library)
         self.episode_id = episodes.start_episode(self.db, seed=c.seed, env_id=c.env_id, role=self.api.hero_role,
                                                  strategist=getattr(self.strategist, "name", c.llm))
         if c.record_dir:
@@ -255,7 +262,7 @@ class Agent:
     def _sandbox_runner(self) -> SkillRunner:
         if self._sandbox is None:
             self._sandbox = SkillRunner(self.api, limits=self.config.skill_limits,
-                                        allow_weak=self.config.allow_weak_sandbox)
+                                        allow_weak=self.config.allow_weak_sandbox, skills=self.library)
         return self._sandbox
 
     # ------------------------------------------------------------ the loop
@@ -344,6 +351,7 @@ class Agent:
             self._system = system_prompt(api.hero_role)
         ctx = DecisionContext(api, state, self.memory, skills, names, dict(self.kills), warnings,
                               task=self.config.task, _system=self._system, _stats_of=self.library.stats,
+                              _max_user_tokens=self.config.max_prompt_tokens,
                               _on_reply=lambda r, p, m: self._record_reply(step, r, p, m))
         loop_break = len(warnings) > 1
         decision: Optional[AgentDecision] = None
@@ -434,17 +442,23 @@ class Agent:
             return SkillResult("direct", {"prompt": r.prompt}, 1, 0, r.success), r.error
         if d.type == "lookup":
             return await self._lookup(step, d.query or "")
+        if d.type == "show_skill":
+            return self._show(d.skill_name or "")
         name = d.skill_name or ""
         self.current_skill = name
         outcome: Optional[SkillOutcome] = None
         error: Optional[str] = None
         created = d.type == "create_skill"
+        own_code: Optional[str] = d.code if created else None  # model-written code, for error excerpts
+        self._error_site = None
+        skill_failed = False
         try:
             if created:
                 outcome = await self._sandbox_runner().run(d.code or "", d.params, entry=name or None,
                                                            triggers=tuple(d.triggers), trigger_config=self._triggers)
             else:
                 skill = self.library.get(name)
+                own_code = None if skill.source == "builtin" else skill.code
                 runner = self._trusted if skill.source == "builtin" else self._sandbox_runner()
                 assert runner is not None
                 outcome = await runner.run(skill.code, d.params, entry=skill.name, triggers=tuple(skill.triggers),
@@ -454,6 +468,8 @@ class Agent:
                      + ", ".join(sorted(s.name for s in self.library.all())))
         except skill_errors.SkillExecutionError as e:
             error = e.for_model()
+            self._error_site = ErrorSite.of(e, own_code)
+            skill_failed = True
         except skill_errors.SandboxUnavailableError as e:
             error = f"model-written skills cannot run here: {e}"
         result = outcome.result if outcome else None
@@ -464,8 +480,8 @@ class Agent:
                                               error=error, episode_id=self.episode_id)
             except Exception:
                 pass  # statistics must never end an episode
-        if created and outcome is not None and self.config.auto_save:
-            self._maybe_save(d, result)
+        if created and self.config.auto_save:
+            self._maybe_save(d, result, skill_failed)
         self.skills_used[name or d.type] += 1
         # The autopilot (strategist or fallback) learns what worked and which levels are done.
         self.autopilot.observe(name, result, api)
@@ -496,7 +512,27 @@ class Agent:
         self.memory.add_knowledge(question, answer)
         return SkillResult("looked_up", {"query": question, "answer": answer}, 0, 0, True), None
 
-    def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult]) -> None:
+    def _show(self, name: str) -> tuple[SkillResult, Optional[str]]:
+        """A library skill's code (built-in or model-written), put in memory for the next
+        prompts so the model can adapt it. Takes no game time."""
+        if self.shows >= self.MAX_SHOWS:
+            return (SkillResult("show_refused", {"skill": name}, 0, 0, False),
+                    f"no more shows this episode (at most {self.MAX_SHOWS}): invoke or create a skill")
+        self.shows += 1
+        try:
+            skill = self.library.get(name)
+        except SkillNotFoundError:
+            names = sorted(s.name for s in self.library.all(include_retired=True))
+            close = difflib.get_close_matches(name, names, n=5, cutoff=0.5)
+            listed = ", ".join(close) if close else ", ".join(names[:12]) + (" …" if len(names) > 12 else "")
+            return (SkillResult("show_failed", {"skill": name}, 0, 0, False),
+                    f"there is no skill named {name!r}; {'close names' if close else 'skills'}: {listed}")
+        self.memory.add_shown(skill.name, skill.code)
+        return SkillResult("shown", {"skill": skill.name, "lines": len(skill.code.splitlines())}, 0, 0, True), None
+
+    def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult], skill_failed: bool = False) -> None:
+        if skill_failed:
+            self._keep_draft(d)
         if result is None or not d.skill_name:
             return
         try:
@@ -507,6 +543,21 @@ class Agent:
                     self.skills_created.append(d.skill_name)
         except skill_errors.SkillExecutionError as e:
             self.memory.errors.append(f"could not save {d.skill_name}: {e}")
+
+    def _keep_draft(self, d: AgentDecision) -> None:
+        """A new skill whose code failed is kept retired (not offered), so that the model's
+        fix under the same name becomes its next version and the failing code stays on
+        record. A failed rewrite of a skill in use leaves that skill as it is."""
+        name = d.skill_name or ""
+        known = self.library.get(name) if name and name in self.library else None
+        if not name or (known is not None and not known.retired):
+            return
+        try:
+            self.library.save(name, d.code or "", category=d.category or "general",
+                              description=d.description or None, triggers=tuple(d.triggers))
+            self.library.retire(name, "a draft whose run failed")
+        except Exception:
+            pass  # code the library refuses (no docstring, bad syntax, a built-in's name) is not kept
 
     def _after_step(self, step: int, d: AgentDecision, result: Optional[SkillResult], error: Optional[str],
                     state: dict, decided_by: str = "strategist") -> None:
@@ -522,11 +573,14 @@ class Agent:
             for m, turn in zip(kb.history[-new:], kb.history_turns[-new:]):
                 for k in _KILL.finditer(m):
                     self.kills[k.group("name").strip()] = turn
+        shown = d.type == "show_skill"
         self.memory.record_execution(ExecutionNote(
-            turn=s.turn, skill=d.skill_name or d.type, params=dict(d.params or {}),
+            turn=s.turn, skill="show" if shown else d.skill_name or d.type,
+            params={"skill": d.skill_name} if shown else dict(d.params or {}),
             stopped_reason=result.stopped_reason if result else "error", success=bool(result and result.success),
             actions=result.actions_taken if result else 0, turns=result.turns_elapsed if result else 0,
-            error=error, created=d.type == "create_skill"))
+            error=error, created=d.type == "create_skill", site=self._error_site))
+        self._error_site = None
         events = api.events[:]
         api.events.clear()
         episodes.record_decision(self.db, self.episode_id, step, s.turn, type=d.type, decided_by=decided_by,

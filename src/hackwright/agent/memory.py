@@ -1,8 +1,12 @@
 """What the agent remembers during an episode (spec §8.1-8.2).
 
 * **short-term**: a timeline of recent messages and happenings, pruned to a
-  token budget (oldest first);
-* **episodic**: every skill execution with its result;
+  token budget (oldest first), rendered with repeats collapsed (``WHAMM!! ×3``,
+  "kicked the locked door 4×, it crashed open");
+* **episodic**: every skill execution with its result; a model-written skill
+  that failed keeps its own failing line and the code around it, for the next
+  prompt;
+* **shown code**: the library skills' code the model asked to read (``show``);
 * **dungeon**: per level, what the hero learned that the map alone does not
   say — altars and their alignment, shops and their type, fountains, the
   monsters and items last seen — kept when the hero leaves and comes back.
@@ -15,12 +19,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
 from ..api import glyphs as G
 from ..api import observe
 from ..api.models import Position
+from ..sandbox import errors as skill_errors
+from .timeline import TimelineEntry, collapse
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate for budgeting
 
@@ -34,14 +40,9 @@ _YOU_GOT = re.compile(r"^[a-zA-Z$] - (?P<item>.+?)\.$")
 _ALIGNED_ALTAR = re.compile(r"\b(?P<align>lawful|neutral|chaotic|unaligned) altar\b")  # NetHack's farlook text
 
 
-@dataclass
-class TimelineEntry:
-    turn: int
-    text: str
-
-
 class ShortTermMemory:
-    """Recent happenings, kept under a token budget."""
+    """Recent happenings, kept under a token budget; the same message again at once
+    raises the count of the last entry instead of adding one."""
 
     def __init__(self, max_tokens: int = 600, max_items: int = 100):
         self.max_tokens = max_tokens
@@ -51,7 +52,11 @@ class ShortTermMemory:
 
     def add(self, turn: int, text: str) -> None:
         text = " ".join(text.split())
-        if not text or (self.entries and self.entries[-1].text == text):
+        if not text:
+            return
+        if self.entries and self.entries[-1].text == text:
+            self.entries[-1].count += 1
+            self.entries[-1].last_turn = turn
             return
         self.entries.append(TimelineEntry(turn, text))
         self._chars += len(text) + 8
@@ -60,7 +65,62 @@ class ShortTermMemory:
             self._chars -= len(old.text) + 8
 
     def render(self) -> str:
-        return "\n".join(f"T{e.turn}: {e.text}" for e in self.entries)
+        """One line per happening, oldest first; repeats collapsed (see ``timeline.collapse``)."""
+        return "\n".join(collapse(list(self.entries)))
+
+
+_EXCERPT_AROUND = 3  # lines shown on each side of a failing line
+_EXCERPT_WIDTH = 100  # characters kept of each shown line
+_ERROR_LINES = 8  # lines of an error's text shown in the prompt …
+_ERROR_CHARS = 600  # … and characters
+_EXCERPTS_KEPT = 2  # the newest failures keep their code excerpts; older ones only their text
+
+
+@dataclass(frozen=True)
+class ErrorSite:
+    """Where a model-written skill failed: the line of its own code (1-based, as the
+    model wrote it) and the code around it with that line marked."""
+
+    line: int
+    excerpt: str
+
+    @classmethod
+    def of(cls, error: BaseException, code: Optional[str]) -> Optional["ErrorSite"]:
+        """The site of ``error`` in ``code`` (the skill's source), or None when the error
+        names no line of it (time and other limits, crashes)."""
+        line = error_line(error)
+        if line is None or not code:
+            return None
+        excerpt = code_excerpt(code, line)
+        return cls(line, excerpt) if excerpt else None
+
+
+def error_line(error: BaseException) -> Optional[int]:
+    """The skill's own line an error points at: where a runtime error was raised (the
+    innermost frame of the skill's code, never the harness's), the line of a syntax
+    error, the first policy violation."""
+    if isinstance(error, (skill_errors.SkillRuntimeError, skill_errors.SkillSyntaxError)):
+        return error.line
+    if isinstance(error, skill_errors.SkillValidationError) and error.violations:
+        return min(v.line for v in error.violations)
+    return None
+
+
+def code_excerpt(code: str, line: int, around: int = _EXCERPT_AROUND) -> str:
+    """``around`` lines of ``code`` on each side of ``line``, numbered, ``line`` marked
+    with ``>``; "" when ``line`` is not in the code."""
+    lines = code.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    lo, hi = max(1, line - around), min(len(lines), line + around)
+    width = len(str(hi))
+    out = []
+    for n in range(lo, hi + 1):
+        text = lines[n - 1].rstrip()
+        if len(text) > _EXCERPT_WIDTH:
+            text = text[:_EXCERPT_WIDTH - 1] + "…"
+        out.append(f"{'>' if n == line else ' '} {n:>{width}} | {text}")
+    return "\n".join(out)
 
 
 @dataclass
@@ -74,14 +134,38 @@ class ExecutionNote:
     turns: int
     error: Optional[str] = None
     created: bool = False  # the model wrote this skill in this decision
+    site: Optional[ErrorSite] = None  # where a model-written skill failed in its own code
+
+    def _what(self) -> str:
+        p = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.skill}({p})"
 
     def line(self) -> str:
-        p = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
-        what = f"{self.skill}({p})"
+        """The execution for the prompt: the outcome, or the error (a few lines) and, for a
+        model-written skill, its failing line with the code around it."""
+        what = self._what()
+        if not self.error:
+            ok = "ok" if self.success else "not ok"
+            return f"T{self.turn} {what} -> {self.stopped_reason} ({ok}, {self.actions} actions, {self.turns} turns)"
+        lines = [ln.rstrip() for ln in self.error.strip().splitlines() if ln.strip()]
+        text = "\n".join(lines[:_ERROR_LINES])
+        if len(text) > _ERROR_CHARS:
+            text = text[:_ERROR_CHARS - 1] + "…"
+        elif len(lines) > _ERROR_LINES:
+            text += "\n[…]"
+        out = f"T{self.turn} {what} -> ERROR: {text}"
+        if self.site is not None:
+            out += f"\nYour code of {self.skill}, line {self.site.line} marked >:\n{self.site.excerpt}"
+        return out.replace("\n", "\n    ")
+
+    def summary(self) -> str:
+        """The execution in one line (the timeline)."""
+        what = self._what()
         if self.error:
-            return f"T{self.turn} {what} -> ERROR: {self.error[:300]}"
+            first = " ".join(self.error.strip().splitlines()[0].split()) if self.error.strip() else "error"
+            return f"{what} -> ERROR: {first[:160]}"
         ok = "ok" if self.success else "not ok"
-        return f"T{self.turn} {what} -> {self.stopped_reason} ({ok}, {self.actions} actions, {self.turns} turns)"
+        return f"{what} -> {self.stopped_reason} ({ok}, {self.actions} actions, {self.turns} turns)"
 
 
 @dataclass
@@ -151,10 +235,23 @@ class AgentMemory:
         self.errors: list[str] = []
         self._seen_messages = 0
         self.knowledge: list[tuple[str, str]] = []  # (question, short answer) from lookups, newest last
+        self.shown: list[tuple[str, str]] = []  # (skill name, code) the model asked to read, newest last
 
     def add_knowledge(self, question: str, answer: str, keep: int = 4) -> None:
         """Remember a lookup's answer for the next prompts (the last ``keep`` answers)."""
         self.knowledge = [(q, a) for q, a in self.knowledge if q != question][-(keep - 1):] + [(question, answer)]
+
+    SHOWN_KEPT = 2  # skills whose code the prompt carries at once
+    SHOWN_MAX_CHARS = 10_000  # of one skill's code (the longest built-ins are three times that)
+
+    def add_shown(self, name: str, code: str) -> None:
+        """Remember a skill's code for the next prompts (the last ``SHOWN_KEPT`` skills; a
+        long one cut at a line boundary, saying how many lines were left out)."""
+        if len(code) > self.SHOWN_MAX_CHARS:
+            head = code[:self.SHOWN_MAX_CHARS].rsplit("\n", 1)[0]
+            left = code.count("\n", len(head) + 1) + (0 if code.endswith("\n") else 1)
+            code = f"{head}\n# … {left} more line(s) not shown\n"
+        self.shown = [(n, c) for n, c in self.shown if n != name][-(self.SHOWN_KEPT - 1):] + [(name, code)]
 
     # ------------------------------------------------------------ updates
     def update(self, api) -> None:
@@ -231,7 +328,11 @@ class AgentMemory:
         self.executions.append(note)
         if note.error:
             self.errors.append(note.error)
-        self.short_term.add(note.turn, f"skill {note.line()}")
+        # only the newest failures keep their code excerpts: the prompt stays bounded
+        with_site = [e for e in self.executions if e.site is not None]
+        for old in with_site[:-_EXCERPTS_KEPT]:
+            old.site = None
+        self.short_term.add(note.turn, f"skill {note.summary()}")
 
     # ------------------------------------------------------------ reading
     def recent_executions(self, n: int = 5) -> list[ExecutionNote]:
@@ -276,7 +377,7 @@ class AgentMemory:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "executions": [e.__dict__ for e in self.executions],
+            "executions": [asdict(e) for e in self.executions],
             "levels": {f"{k[0]}:{k[1]}": {"depth": n.depth, "branch": n.branch, "shops": list(n.shops),
                                            "altars": {f"{p.x},{p.y}": a for p, a in n.altars.items()}}
                        for k, n in self.dungeon.levels.items()},

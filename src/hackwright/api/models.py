@@ -97,8 +97,8 @@ def normalize_direction(direction: str, allow_vertical: bool = False) -> Optiona
 class Position:
     """A square of the map. Hashable, so it can key dicts and fill sets."""
 
-    x: int
-    y: int
+    x: int  # map column, 0..78 (west to east)
+    y: int  # map row, 0..20 (north to south)
 
     def distance_to(self, other: "Position") -> int:
         """Manhattan distance."""
@@ -143,6 +143,7 @@ class Position:
         return out
 
     def on_map(self) -> bool:
+        """True if the square lies on the 79x21 map."""
         return 0 <= self.x < MAP_COLS and 0 <= self.y < MAP_ROWS
 
     def __iter__(self) -> Iterator[int]:  # allows ``x, y = pos``
@@ -154,34 +155,35 @@ class Position:
 class Stats:
     """The bottom lines of the screen, decoded (``blstats``)."""
 
-    hp: int
-    max_hp: int
+    hp: int  # hit points now
+    max_hp: int  # maximum hit points
     pw: int  # Power (mana)
-    max_pw: int
+    max_pw: int  # maximum power
     ac: int  # Armor class (lower is better)
-    xp_level: int
-    xp_points: int
-    gold: int
-    strength: int
-    dexterity: int
-    constitution: int
-    intelligence: int
-    wisdom: int
-    charisma: int
-    hunger: HungerState
+    xp_level: int  # experience level (XL)
+    xp_points: int  # experience points
+    gold: int  # gold carried ($ on the status line)
+    strength: int  # 3..25 as NetHack counts it (18/01..18/100 give 19..21); see strength_display
+    dexterity: int  # 3..25, like the four attributes below
+    constitution: int  # 3..25
+    intelligence: int  # 3..25
+    wisdom: int  # 3..25
+    charisma: int  # 3..25
+    hunger: HungerState  # HungerState.NOT_HUNGRY normally; see HungerState
     encumbrance: str  # "Unencumbered", "Burdened", "Stressed", etc.
-    alignment: Alignment
+    alignment: Alignment  # the hero's alignment (Lawful, Neutral or Chaotic)
     dungeon_level: int  # absolute depth (Dlvl on the status line)
-    turn: int
+    turn: int  # the game turn counter (T: on the status line)
     # --- beyond the spec ---
-    score: int = 0
-    branch: str = "Dungeons of Doom"
-    level_in_branch: int = 1
+    score: int = 0  # the score the status line shows
+    branch: str = "Dungeons of Doom"  # the branch the hero is in: "Gnomish Mines", "Sokoban", …
+    level_in_branch: int = 1  # level number within that branch (1 = its first level)
     strength_display: str = ""  # "18/50" style, as the status line shows it
-    position: Optional[Position] = None
+    position: Optional[Position] = None  # the hero's square (always set by get_stats)
 
     @property
     def hp_fraction(self) -> float:
+        """hp / max_hp (0.0 when max_hp is 0)."""
         return self.hp / self.max_hp if self.max_hp > 0 else 0.0
 
 
@@ -216,13 +218,13 @@ _IGNORE_ELBERETH = frozenset((
 class Monster:
     """A monster shown on the map."""
 
-    glyph: int
-    char: str
-    name: str
-    position: Position
-    color: int
-    is_peaceful: bool
-    is_tame: bool
+    glyph: int  # NLE glyph number shown on the square
+    char: str  # the map symbol: 'd', '@', 'F' …
+    name: str  # the species as NetHack names it: "jackal", "floating eye"
+    position: Position  # the square it stands on
+    color: int  # NetHack's colour number (0..15) of its symbol
+    is_peaceful: bool  # will not attack unprovoked; attacking it angers it (and often your god)
+    is_tame: bool  # your pet: moving into it swaps places
     threat_level: int  # NetHack's difficulty rating of the species (0 = harmless)
     # --- beyond the spec ---
     is_invisible_marker: bool = False  # 'I': something unseen was remembered here
@@ -240,13 +242,13 @@ class Monster:
 class Item:
     """An object in the inventory (``slot`` set) or on the floor (``position``)."""
 
-    glyph: int
-    name: str
+    glyph: int  # glyph of the object type (for floor piles guessed from the name; -1 unknown)
+    name: str  # as listed, without count and "(…)" notes: "uncursed +1 long sword"
     position: Optional[Position]  # For items on ground
     slot: Optional[str]  # For inventory items (a-zA-Z)
-    quantity: int
+    quantity: int  # how many in the stack
     blessed_cursed_unknown: str  # "blessed", "cursed", "uncursed", "unknown"
-    identified: bool
+    identified: bool  # NetHack shows its real name (weapons and armour: and their enchantment)
     object_class: str  # "weapon", "armor", "food", "potion", etc.
     # --- beyond the spec ---
     text: str = ""  # the full line NetHack shows, e.g. "a +0 katana (weapon in hand)"
@@ -258,15 +260,15 @@ class Item:
 class Tile:
     """One square of the remembered level map."""
 
-    char: str
-    glyph: int
-    position: Position
-    description: str
-    is_walkable: bool
-    is_explored: bool
-    has_trap: bool
-    trap_type: Optional[str]
-    feature: Optional[str]  # "door", "altar", "fountain", "throne", etc.
+    char: str  # the symbol remembered there: '.', '#', '+', '>', ' ' (never seen) …
+    glyph: int  # NLE glyph number remembered there
+    position: Position  # where it is: tiles[y][x].position == Position(x, y)
+    description: str  # what is remembered: "doorway", "dark part of a room", an object or monster name, "unexplored"
+    is_walkable: bool  # a plain move can enter it (not a closed door or a boulder; known traps count as walkable)
+    is_explored: bool  # the hero has seen this square
+    has_trap: bool  # a known trap lies here (also under an item)
+    trap_type: Optional[str]  # the trap's name: "bear trap", "squeaky board", …; None without a trap
+    feature: Optional[str]  # "doorway", "open door", "closed door", "stairs down", "altar", "trap", …; None: floor, wall
     # --- beyond the spec ---
     search_count: int = 0  # times the hero searched next to this square
 
@@ -280,14 +282,15 @@ class DungeonLevel:
     tiles: list[list[Tile]]  # tiles[y][x]
     explored_percentage: float  # share of known floor whose surroundings were seen (100 = nothing left)
     # --- beyond the spec ---
-    stairs_up: Optional[Position] = None
-    stairs_down: Optional[Position] = None
-    level_in_branch: int = 1
+    stairs_up: Optional[Position] = None  # a known up staircase or ladder, None until seen
+    stairs_down: Optional[Position] = None  # a known down staircase or ladder (this branch's first), None until seen
+    level_in_branch: int = 1  # level number within the branch
     # The branch ``stairs_down`` leads into when it leaves this level's branch and that is
     # known (e.g. "Gnomish Mines" once taken); None for the branch's own way down.
     stairs_down_branch: Optional[str] = None
 
     def tile_at(self, pos: Position) -> Tile:
+        """The tile at ``pos``: ``tiles[pos.y][pos.x]``."""
         return self.tiles[pos.y][pos.x]
 
 
@@ -295,14 +298,14 @@ class DungeonLevel:
 class ActionResult:
     """What one API action did."""
 
-    success: bool
-    messages: list[str]
-    turn_elapsed: bool
-    state_changed: bool
-    error: Optional[str]
+    success: bool  # the action did what was asked (also the result's truth value)
+    messages: list[str]  # every message the action produced, --More-- parts included, in order
+    turn_elapsed: bool  # the game turn counter moved
+    state_changed: bool  # something on the map, the status lines or the inventory changed
+    error: Optional[str]  # why it failed and what would be valid; None on success
     # --- beyond the spec ---
     prompt: Optional[str] = None  # a question send_keys left open, if any
-    game_over: bool = False
+    game_over: bool = False  # the hero died (no more actions possible)
 
     def __bool__(self) -> bool:
         return self.success
@@ -315,22 +318,22 @@ class MonsterInfo(_DictAccess):
     Reads as a dataclass (``info.speed``) and as the spec's dict (``info["speed"]``).
     """
 
-    name: str
-    symbol: str
-    level: int
-    speed: int
-    ac: int
+    name: str  # the species' name
+    symbol: str  # its map symbol
+    level: int  # base level (hit dice)
+    speed: int  # 12 is a normal human's speed
+    ac: int  # base armour class (lower is harder to hit)
     mr: int  # magic resistance, percent
     alignment: int  # <0 chaotic, 0 neutral, >0 lawful
-    difficulty: int
+    difficulty: int  # NetHack's overall danger rating (Monster.threat_level)
     attacks: list[str]  # e.g. "bite 1d3 physical", "passive 0d70 paralysis"
     resistances: list[str]  # "fire", "cold", "sleep", "disintegration", "shock", "poison", "acid", "stone"
     conveys: list[str]  # intrinsics eating the corpse may give
-    corpse_weight: int
-    corpse_nutrition: int
-    size: str
+    corpse_weight: int  # weight units (a human corpse weighs 1450)
+    corpse_nutrition: int  # nutrition eating the corpse gives
+    size: str  # "tiny", "small", "medium", "large", "huge", "gigantic"
     flags: list[str]  # "poisonous", "acidic", "petrifies", "hides", "regenerates", …
-    leaves_corpse: bool = True
+    leaves_corpse: bool = True  # False: killing it never leaves a corpse
 
     @property
     def max_damage_per_turn(self) -> int:
@@ -354,20 +357,20 @@ class MonsterInfo(_DictAccess):
 class ItemInfo(_DictAccess):
     """An object type from NetHack's object table (``lookup_item``)."""
 
-    name: str
-    object_class: str
-    weight: int
-    base_price: int
-    material: str
+    name: str  # the real name (the appearance, when looked up by an unidentified one)
+    object_class: str  # "weapon", "armor", "potion", …
+    weight: int  # weight units (a long sword weighs 40)
+    base_price: int  # in zorkmids; 0 when it could be several (see extra["possible_prices"])
+    material: str  # "iron", "wood", "cloth", …; "varies" when unknown
     description: Optional[str] = None  # unidentified appearance, e.g. "balsa wand"
     damage_small: Optional[str] = None  # weapons: "d6"
-    damage_large: Optional[str] = None
+    damage_large: Optional[str] = None  # weapons: against large monsters, "d12"
     armor_class: Optional[int] = None  # armour: AC bonus
     armor_slot: Optional[str] = None  # armour: "body armor", "helmet", "cloak", …
     nutrition: Optional[int] = None  # food
     skill: Optional[str] = None  # weapons: dagger, long sword, …
-    magical: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    magical: bool = False  # NetHack counts the type as magical
+    extra: dict[str, Any] = field(default_factory=dict)  # the rest: "possible_identities", "two_handed", …
 
 
 @dataclass
@@ -379,10 +382,10 @@ class GameEvent:
     "engulfed", "message" (a message matched a watched pattern).
     """
 
-    kind: str
-    turn: int
-    message: str
-    data: dict = field(default_factory=dict)
+    kind: str  # one of the kinds above
+    turn: int  # the game turn it happened on
+    message: str  # what happened, in words: "jackal came into view"
+    data: dict = field(default_factory=dict)  # details, e.g. {"monsters": [...]} or {"hp": 3, "max_hp": 20}
 
 
 @dataclass
@@ -393,15 +396,15 @@ class LookResult:
     fields are empty.
     """
 
-    position: Position
+    position: Position  # the square looked at
     glyph_char: str  # the map symbol there (" " for a blank square)
     description: str  # the specific words: "tame kitten", "peaceful watchman", "jackal", "fountain", "dark part of a room"
     monster_name: Optional[str]  # the species shown there ("watchman"), None when no monster is shown
-    peaceful: bool
-    tame: bool
+    peaceful: bool  # a peaceful monster is shown there
+    tame: bool  # your pet is shown there
     text: str  # NetHack's whole answer, e.g. "d        a dog or other canine (jackal)"
     symbol_meaning: str = ""  # what the symbol stands for in general: "a dog or other canine"
-    error: Optional[str] = None
+    error: Optional[str] = None  # why the square could not be looked at
 
     def __bool__(self) -> bool:
         return self.error is None
@@ -424,9 +427,9 @@ class DungeonOverview:
     """NetHack's ``#overview`` of the levels seen so far (``NetHackAPI.get_dungeon_overview``).
     Falsy when ``error`` is set."""
 
-    levels: list[OverviewLevel]
+    levels: list[OverviewLevel]  # in NetHack's order (by dungeon, then depth)
     text: str  # the window as NetHack showed it
-    error: Optional[str] = None
+    error: Optional[str] = None  # why the overview could not be read
 
     @property
     def current(self) -> Optional[OverviewLevel]:
@@ -446,8 +449,8 @@ class ContainerResult(ActionResult):
     in your pack; empty when the container is empty or could not be opened).
     """
 
-    container: str = ""
-    contents: list[Item] = field(default_factory=list)
+    container: str = ""  # the container as the game names it
+    contents: list[Item] = field(default_factory=list)  # what it holds after the action
 
 
 @dataclass
@@ -455,4 +458,4 @@ class EnhanceResult(ActionResult):
     """What ``enhance`` did: ``advanced`` names each skill raised one level, in order,
     e.g. ["long sword", "attack spells"]; empty when no skill could be advanced."""
 
-    advanced: list[str] = field(default_factory=list)
+    advanced: list[str] = field(default_factory=list)  # the skills raised, in order

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 # Imported in the order `hackwright --help` lists them; each module registers its commands.
 from . import play  # noqa: F401  isort: skip
+from . import prompt  # noqa: F401  isort: skip
 from . import evaluate, compare, runs, bench, sandbox, skills  # noqa: F401  isort: skip
 from ..kb.cli import app as kb_app
 from ..replay.cli import app as replay_app

@@ -491,7 +491,13 @@ def _last_frame_line(tb_text: str, filename: str) -> Optional[int]:
         m = _FRAME.match(ln.strip())
         if m and m.group("file") == filename:
             line = int(m.group("line"))
+        elif filename == SKILL_FILENAME and (w := _WORKER_FRAME.match(ln)):
+            line = int(w.group("line"))
     return line
+
+
+# A frame of the worker's own trimmed traceback ("  line 4, in skill"): skill frames only.
+_WORKER_FRAME = re.compile(r"^  line (?P<line>\d+), in \S")
 
 
 _RUNTIME_HINTS = (
@@ -529,7 +535,8 @@ class SkillRuntimeError(SkillExecutionError):
         self.exc_type = exc_type
         self.exc_message = exc_message
         self.traceback = traceback
-        self.line = line
+        self.line = line if line is not None or not traceback else _last_frame_line(traceback, SKILL_FILENAME)
+        line = self.line
         if not message:
             message = f"{exc_type}: {exc_message}" if exc_message else exc_type
             if line is not None:

@@ -38,8 +38,8 @@ The rules
   internals and ``mro``, ``fget`` … of :data:`FORBIDDEN_ATTRIBUTES`; the same
   rules for ``match`` class patterns and for the fields of a literal
   ``"…".format`` string.
-* ``nh``: only its public async methods (:func:`nh_methods`), always awaited,
-  never assigned to; ``NetHackAPI`` only as an annotation. Calls of the skill's
+* ``nh``: only its public async methods (:func:`nh_methods`, plus ``run_skill``:
+  :data:`SKILL_CALLS`), always awaited, never assigned to; ``NetHackAPI`` only as an annotation. Calls of the skill's
   own top-level ``async def`` helpers must be awaited too.
 * Special methods may be *defined* in classes (``__init__``, ``__eq__``,
   ``__lt__`` …, see :data:`SPECIAL_METHODS`), not ``__getattr__``,
@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Iterator, Optional, Union
 
 from .errors import SKILL_FILENAME, SkillSyntaxError, SkillValidationError, Violation
+from .surface import SKILL_CALLS
 
 # ---------------------------------------------------------------- the allow-lists
 ALLOWED_IMPORTS: frozenset[str] = frozenset({
@@ -356,7 +357,7 @@ class _Checker(ast.NodeVisitor):
         self.top_async = {s.name for s in tree.body if isinstance(s, ast.AsyncFunctionDef)}
         self.modules: dict[str, str] = {}  # local name -> allowed module it is bound to
         self.reported: set[int] = set()
-        self.methods = nh_methods()
+        self.methods = nh_methods() + SKILL_CALLS  # run_skill: skills calling skills
         self._collect_module_aliases()
 
     # ------------------------------------------------------------ helpers
@@ -832,6 +833,8 @@ def describe_policy() -> str:
         "- Not available: " + ", ".join(n for n in FORBIDDEN_NAMES if n not in ("copyright", "credits", "license"))
         + " (use isinstance() instead of type(), obj.name instead of getattr); names and attributes starting "
         "with '_' (nh._game, x.__class__; your own attributes too), and frame/traceback/generator internals.",
+        "- Build on the library: `result = await nh.run_skill(\"go_to\", x=10, y=5)` runs another skill by name "
+        "and returns its SkillResult; its actions count against your skill's limits.",
         "- print() goes to the skill's log. Time, game actions, API calls, memory and output are limited "
         "while the skill runs; give loops an end.",
     ])

@@ -23,10 +23,12 @@ from typing import Any, Optional
 from ..skills.result import SkillResult
 from ..skills.triggers import EventMonitor, TriggerConfig, declared_triggers, unknown_triggers
 from . import errors, surface
+from .composition import SkillCaller, SkillCalls
 from .isolation import Stack, best_stack, detect
 from .layers import check_layers_off
 from .pool import Worker, WorkerPool, Zygote  # noqa: F401 - Worker, Zygote: importable from here as before
 from .protocol import MAX_FRAME, ChannelClosed, ProtocolError
+from .skill_source import SkillSource
 from .worker import OutputBuffer, drive, skill_namespace, trimmed_traceback
 
 MiB = 1 << 20
@@ -96,13 +98,16 @@ class SkillRunner:
     ``allow_weak`` opts into seccomp + rlimits only where nothing stronger
     works — with a loud warning. ``layers_off`` is for the sandbox's escape
     tests only and refused anywhere else (see ``sandbox/layers.py``).
+    ``skills``: the library whose skills a running skill may call with
+    ``nh.run_skill`` (a SkillLibrary; default: the package's built-in skills).
     """
 
     def __init__(self, api, *, mode: str = "sandbox", limits: Optional[SandboxLimits] = None,
                  allow_weak: bool = False, stack: Optional[Stack] = None, pin_cpu: bool = True,
                  backend: str = "local", docker_image: Optional[str] = None, docker_runtime: Optional[str] = None,
-                 layers_off: Iterable[str] = ()):
+                 layers_off: Iterable[str] = (), skills: Any = None):
         self.api = api
+        self.skill_source = SkillSource(skills)
         self.layers_off = check_layers_off(layers_off)
         if self.layers_off and (mode != "sandbox" or backend != "local"):
             raise ValueError("layers_off applies only to mode='sandbox' with the local backend")
@@ -340,6 +345,15 @@ class SkillRunner:
                 except OSError:
                     status = z.exit_status(worker.pid)
                     raise fail(_death_error(status, limits))
+            elif op == "skill":  # nh.run_skill: the host checks the call and sends the code
+                calls += 1
+                if calls > limits.max_api_calls:
+                    stop_worker()
+                    raise fail(_limit_error(f"the skill made more than {limits.max_api_calls} API calls", "API calls"))
+                try:
+                    worker.chan.send({**self.skill_source.answer_frame(msg), "s": api.game.steps})
+                except OSError:
+                    raise fail(_death_error(z.exit_status(worker.pid), limits))
             elif op == "done":
                 worker.chan.close()
                 self.last_worker_timing = msg.get("timing")
@@ -398,9 +412,11 @@ class SkillRunner:
         out = OutputBuffer(limits.max_output_bytes)
         self._inproc_count = getattr(self, "_inproc_count", 0) + 1
         module_name = f"hackwright_skill_{id(self)}_{self._inproc_count}"
-        ns = skill_namespace(out, module_name)
-        ns["__builtins__"]["__import__"] = __import__  # trusted code: normal imports
+        ns = _trusted_namespace(out, module_name)
         counter = _CountingAPI(self.api, limits.max_actions, monitor, stop_on)
+        counter._skill_calls = SkillCalls(
+            name, lambda chain, n, p: self.skill_source.answer(chain, n, p, sandboxed=False),
+            lambda module: _trusted_namespace(out, module))
         t0 = time.monotonic()
         turn0 = self._turn()
         try:
@@ -459,7 +475,13 @@ class _Interrupted(BaseException):
         self.event = event
 
 
-class _CountingAPI:
+def _trusted_namespace(out: OutputBuffer, module_name: str) -> dict:
+    ns = skill_namespace(out, module_name)
+    ns["__builtins__"]["__import__"] = __import__  # trusted code: normal imports
+    return ns
+
+
+class _CountingAPI(SkillCaller):
     """The real API with its calls counted and triggers checked (in-process mode)."""
 
     def __init__(self, api, max_actions: int, monitor: Optional[EventMonitor] = None, stop_on: frozenset = frozenset()):

@@ -76,6 +76,8 @@ ACTIONS = (
 )
 # Evaluated inside the worker: it takes a Python callable, which cannot travel.
 LOCAL = ("find_nearest",)
+# Not NetHackAPI's: nh.run_skill runs another library skill (sandbox/composition.py).
+SKILL_CALLS = ("run_skill",)
 
 # Answers sent along with every action's reply (the worker caches them for that state).
 PREFETCH = ("get_stats", "get_position", "get_visible_monsters")

@@ -26,6 +26,7 @@ from typing import Any, Optional
 from ..api import models
 from ..skills.result import SkillResult
 from . import surface
+from .composition import CalledSkill, SkillCaller, SkillCalls
 from .protocol import Channel, ProtocolError
 
 SKILL_FILENAME = "<skill>"
@@ -72,7 +73,7 @@ class OutputBuffer:
         return new
 
 
-class RemoteNetHackAPI:
+class RemoteNetHackAPI(SkillCaller):
     """The NetHack API as a skill sees it inside the sandbox."""
 
     def __init__(self, chan: Channel, out: OutputBuffer):
@@ -128,13 +129,28 @@ class RemoteNetHackAPI:
             raise _EXCEPTIONS.get(reply["type"], RuntimeError)(reply["msg"])
         raise RuntimeError(f"unexpected reply {reply.get('op')!r} from the game")
 
-    async def find_nearest(self, predicate) -> Optional[models.Position]:
-        """Find nearest tile matching predicate (by walking distance; your own square counts)."""
+    def _ask_skill(self, chain: tuple, name: str, params: tuple) -> Any:
+        """The host's answer to a call of another skill: its code, or a refusal (SkillResult)."""
+        msg: dict[str, Any] = {"op": "skill", "name": name, "params": list(params), "chain": list(chain)}
+        pending = self._out.take()
+        if pending:
+            msg["out"] = pending
+        self._chan.send(msg)
+        reply = self._chan.recv()
+        if reply.get("op") == "skill":
+            return CalledSkill(reply["name"], reply["code"], reply["entry"], reply.get("source", "builtin"))
+        if reply.get("op") == "ret":
+            return SkillResult.coerce(reply["v"])
+        raise RuntimeError(f"unexpected reply {reply.get('op')!r} from the game")
+
+    async def find_nearest(self, predicate, **options) -> Optional[models.Position]:
+        """Find nearest tile matching predicate (by walking distance; your own square counts).
+        Takes find_path's routing options (avoid, traps, avoid_monsters, through_doors)."""
         level = self._call("get_current_level", (), {})
         matches = [t.position for row in level.tiles for t in row if predicate(t)]
         if not matches:
             return None
-        return self._call("find_nearest_of", (matches,), {})
+        return self._call("find_nearest_of", (matches,), options)
 
 
 def _remote(name: str):
@@ -237,6 +253,8 @@ def run_skill(chan: Channel, request: dict, restricted: bool = True) -> dict:
         if fn is None:
             raise NameError(f"the skill defines no function named {request['entry']!r}")
         nh = RemoteNetHackAPI(chan, out)
+        nh._skill_calls = SkillCalls(request["entry"], nh._ask_skill,
+                                     lambda module: skill_namespace(out, module, restricted))
         t0 = time.perf_counter()
         value = drive(fn(nh, **(request.get("params") or {})))
         result = SkillResult.coerce(value)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from ..backends.base import BackendError, Message, ModelBackend, ModelReply
-from ..decisions import AgentDecision, DecisionError
+from ..decisions import AgentDecision, DecisionError, decision_from_reply
 
 
 class ModelStrategist:
-    """Builds the prompt, asks the model, parses its decision.
+    """Builds the prompt, asks the model, parses its decision (a ``decide`` tool call or
+    text; a create's code may come in a ```python block either way).
 
     An unusable reply goes back to the model with what to fix, at most
     ``max_invalid`` times per decision; then ``DecisionError`` reaches the loop,
@@ -31,7 +32,7 @@ class ModelStrategist:
             ctx.record_reply(reply, prompt, messages)
             ctx.retries = attempt  # the loop records a decision made after a retry as such
             try:
-                return reply.decision()
+                return decision_from_reply(reply.text, reply.tool_input)
             except DecisionError as e:
                 last_error = e
                 messages = messages + [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 from nle import nethack as nh_bl
 
@@ -10,6 +11,7 @@ from .. import glyphs as G
 from ..keyboard import Exchange, Rule
 from ..models import ActionResult, Position, normalize_direction
 from .core import ApiCore, _FAILURES, _as_position
+from .pathfinding import route_options
 
 
 class MovementCommands(ApiCore):
@@ -51,14 +53,27 @@ class MovementCommands(ApiCore):
             self._level_memory().remember_terrain(door, nh_bl.GLYPH_CMAP_OFF + G.S_VODOOR)
         return res
 
-    async def move_to(self, target: Position) -> ActionResult:
+    async def move_to(self, target: Position, *, avoid: Iterable[Position] = (), traps: str = "avoid",
+                      avoid_monsters: bool = True, through_doors: bool = True) -> ActionResult:
         """
         Move one step toward target position.
         Uses pathfinding over the remembered map (walks around walls, water,
         lava, boulders, known traps, peaceful monsters and monsters that must not
         be touched, such as floating eyes and molds; swaps with pets) and
         opens a closed door that is the next step. Call it in a loop to walk.
+        The step is the first of find_path(target) with the same keyword
+        options: avoid (squares never to enter), traps ("avoid", "harmless",
+        "risky" or "any": which known traps it may cross), avoid_monsters
+        (False: plan as if no monster were there) and through_doors (False:
+        never through a closed door); see find_path. Fails (success False,
+        nothing sent, no game time) when you are not there and no path is
+        known, the target is off the map, or an option value is invalid (the
+        error names the valid values). Already on target: success, no move.
         """
+        try:
+            opts = route_options(avoid, traps, avoid_monsters, through_doors)
+        except ValueError as e:
+            return self._fail(str(e))
         target = _as_position(target)
         if target is None or not target.on_map():
             return self._fail(f"position {target!r} is off the map; x must be 0..78 and y 0..20")
@@ -67,7 +82,7 @@ class MovementCommands(ApiCore):
         hero = self._hero()
         if hero == target:
             return ActionResult(True, [], False, False, None)
-        path = self._path(target)
+        path = self._path(target, opts)
         if path is None:
             return self._fail(
                 f"no known path from ({hero.x}, {hero.y}) to ({target.x}, {target.y}); "

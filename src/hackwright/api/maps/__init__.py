@@ -19,6 +19,10 @@ NetHack's rules as far as the remembered map tells them:
 * Known traps (also under an item lying on them) are never entered with
   ``avoid_traps=True`` unless the trap is the goal; with ``avoid_traps=False``
   they cost ``TRAP_PENALTY`` extra, so a short detour is still preferred.
+  ``traps=`` picks a finer rule (``TRAP_RULES``): ``"harmless"`` crosses only
+  ``HARMLESS_TRAPS`` (at ``TRAP_PENALTY``), ``"risky"`` also every trap but
+  ``DEADLY_TRAPS`` (at ``RISKY_TRAP_PENALTY``: only where no other way is known).
+* ``through_doors=False`` plans no step through a closed door.
 * A square showing a monster counts as the terrain remembered under it; if
   nothing was ever seen there, it is walkable (the monster stands on it).
 * The goal (or a target of ``find_nearest``) may be any square, even one that
@@ -38,7 +42,10 @@ from __future__ import annotations
 
 from .glyph_tables import (
     COLS,
+    DEADLY_TRAPS,
     DOOR_PENALTY,
+    HARMLESS_TRAPS,
+    RISKY_TRAP_PENALTY,
     ROWS,
     TRAP_PENALTY,
     UNEXPLORED,
@@ -47,11 +54,15 @@ from .glyph_tables import (
     is_swallowed,
 )
 from .level_memory import LevelMemory, MapMemory
-from .pathfinding import Target, distance_map, find_nearest, find_path, follow_path, nearest_frontier
+from .pathfinding import TRAP_RULES, Target, distance_map, find_nearest, find_path, follow_path, nearest_frontier
 
 __all__ = [
     "DOOR_PENALTY",
     "TRAP_PENALTY",
+    "RISKY_TRAP_PENALTY",
+    "TRAP_RULES",
+    "HARMLESS_TRAPS",
+    "DEADLY_TRAPS",
     "UNEXPLORED_PENALTY",
     "LevelMemory",
     "MapMemory",

@@ -18,8 +18,17 @@ from ..models import MAP_COLS, MAP_ROWS, Position
 
 ROWS, COLS = MAP_ROWS, MAP_COLS
 DOOR_PENALTY = 3  # opening takes at least one action and may fail or meet a lock
-TRAP_PENALTY = 10  # with avoid_traps=False: detours of up to 10 moves still win
+TRAP_PENALTY = 10  # a trap a search may cross: detours of up to 10 moves still win
+# A trap crossed only where no other way is known (traps="risky"): longer than any walk on a level.
+RISKY_TRAP_PENALTY = ROWS * COLS
 UNEXPLORED_PENALTY = 1  # with through_unexplored=True: known ground is preferred
+
+# Traps by what stepping on one costs. Harmless: a noise, rusty armour, no magic.
+# Deadly or level-leaving: never crossed unless the trap is the goal.
+HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
+DEADLY_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+                "level teleporter", "hole", "trap door")
+TRAP_HARMLESS, TRAP_OTHER, TRAP_DEADLY = 1, 2, 3  # values of _TRAP_CLASS (0: no trap)
 
 UNEXPLORED = G.UNEXPLORED_GLYPH
 
@@ -71,6 +80,17 @@ def _build_tables():
 
 
 _DISPLAY, _STEP_COST, _IS_CLOSED_DOOR, _IS_ROCK, _IS_UP, _IS_DOWN, _IS_SWALLOW = _build_tables()
+
+
+def _build_trap_classes() -> np.ndarray:
+    kinds = np.zeros(_NG, dtype=np.int8)
+    for g in np.flatnonzero(G.IS_TRAP).tolist():
+        name = G.trap_type(g)
+        kinds[g] = TRAP_HARMLESS if name in HARMLESS_TRAPS else TRAP_DEADLY if name in DEADLY_TRAPS else TRAP_OTHER
+    return kinds
+
+
+_TRAP_CLASS = _build_trap_classes()  # per terrain glyph
 
 
 def is_swallowed(glyphs: np.ndarray, hero: Position) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import glyphs as G
 from ..models import DIRECTIONS, Position
-from .glyph_tables import _IS_CLOSED_DOOR, _IS_ROCK, _STEP_COST, COLS, ROWS, UNEXPLORED
+from .glyph_tables import _IS_CLOSED_DOOR, _IS_ROCK, _STEP_COST, _TRAP_CLASS, COLS, ROWS, UNEXPLORED
 
 if TYPE_CHECKING:
     from .level_memory import LevelMemory
@@ -63,7 +63,8 @@ def _neighbours_any(mask: np.ndarray) -> np.ndarray:
 class _Grid:
     """Search tables derived from a LevelMemory; rebuilt when the memory changes."""
 
-    __slots__ = ("cost", "passable", "walkable", "trap", "nodiag", "rock", "trap_idx", "_codes")
+    __slots__ = ("cost", "passable", "walkable", "trap", "nodiag", "rock", "trap_idx", "trap_class", "door_idx",
+                 "_codes")
 
     def __init__(self, level: "LevelMemory"):
         mem, ter = level.glyphs, level.terrain
@@ -78,6 +79,9 @@ class _Grid:
         self.walkable = self.passable & ~_IS_CLOSED_DOOR[mem]
         self.cost = _pad(cost, 0).ravel().tolist()
         self.trap_idx = np.flatnonzero(_pad(self.trap, False)).tolist()
+        # Per entry of trap_idx: how bad that trap is (glyph_tables.TRAP_HARMLESS …).
+        self.trap_class = _pad(_TRAP_CLASS[ter], 0).ravel()[self.trap_idx].tolist()
+        self.door_idx = np.flatnonzero(_pad(self.passable & ~self.walkable, False)).tolist()  # closed doors
         self._codes: dict[bool, list[int]] = {}
 
     def codes(self, squeeze: bool) -> list[int]:

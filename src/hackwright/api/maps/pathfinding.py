@@ -12,7 +12,7 @@ from typing import Callable, Iterable, Optional, Union
 import numpy as np
 
 from ..models import Position
-from .glyph_tables import COLS, ROWS, TRAP_PENALTY, UNEXPLORED_PENALTY
+from .glyph_tables import COLS, RISKY_TRAP_PENALTY, ROWS, TRAP_PENALTY, UNEXPLORED_PENALTY
 from .grid import _H, _MOVES_BY_CODE, _OFFSET_TO_DIR, _PAD_X, _PAD_Y, _POSITIONS, _W, _idx, _pad, _pos
 from .level_memory import LevelMemory
 
@@ -31,13 +31,35 @@ def _positions(squares: Iterable) -> list[Position]:
     return [p if isinstance(p, Position) else Position(*p) for p in squares]
 
 
-def _costs(level: LevelMemory, blocked: list[Position], avoid_traps: bool, through_unexplored: bool) -> list[int]:
+# Step cost into a trap by its class (harmless, other, deadly) under each trap rule; 0 = never.
+_HARMLESS = 1 + TRAP_PENALTY
+TRAP_RULES: dict[str, tuple[int, int, int]] = {
+    "avoid": (0, 0, 0),
+    "harmless": (_HARMLESS, 0, 0),
+    "risky": (_HARMLESS, 1 + RISKY_TRAP_PENALTY, 0),
+    "any": (_HARMLESS, _HARMLESS, _HARMLESS),
+}
+
+
+def _trap_rule(traps: Optional[str], avoid_traps: bool) -> tuple[int, int, int]:
+    if traps is None:
+        return TRAP_RULES["avoid" if avoid_traps else "any"]
+    rule = TRAP_RULES.get(traps)
+    if rule is None:
+        raise ValueError(f"traps must be one of {', '.join(map(repr, TRAP_RULES))}, not {traps!r}")
+    return rule
+
+
+def _costs(level: LevelMemory, blocked: list[Position], trap_rule: tuple[int, int, int], through_unexplored: bool,
+           through_doors: bool = True) -> list[int]:
     """The step cost list for one search (0 = impassable)."""
     grid = level.grid()
     cost = grid.cost.copy()
-    trap_cost = 0 if avoid_traps else 1 + TRAP_PENALTY
-    for i in grid.trap_idx:
-        cost[i] = trap_cost
+    for i, kind in zip(grid.trap_idx, grid.trap_class):
+        cost[i] = trap_rule[kind - 1]
+    if not through_doors:
+        for i in grid.door_idx:
+            cost[i] = 0
     if through_unexplored:
         # Blank squares never looked at closely may be floor; surveyed blanks are rock.
         unexplored = _pad(~level.seen & ~level.surveyed, False)
@@ -71,6 +93,8 @@ def find_path(
     avoid_traps: bool = True,
     allow_squeeze: bool = True,
     through_unexplored: bool = False,
+    traps: Optional[str] = None,
+    through_doors: bool = True,
 ) -> Optional[list[str]]:
     """Cheapest route from ``start`` to ``goal`` as compass directions ('n', 'se', …).
 
@@ -85,16 +109,26 @@ def find_path(
     costs 1, entering a closed door ``1 + DOOR_PENALTY``, a trap
     (``avoid_traps=False``) ``1 + TRAP_PENALTY``, an unexplored square
     (``through_unexplored=True``) ``1 + UNEXPLORED_PENALTY``.
+
+    ``traps``, when given, replaces ``avoid_traps`` with a finer rule (a key of
+    ``TRAP_RULES``): ``"avoid"`` enters no known trap (``avoid_traps=True``);
+    ``"harmless"`` crosses only ``HARMLESS_TRAPS``, at ``1 + TRAP_PENALTY``;
+    ``"risky"`` also crosses every trap but ``DEADLY_TRAPS``, at
+    ``1 + RISKY_TRAP_PENALTY`` (only when no other way is known); ``"any"``
+    crosses every trap at ``1 + TRAP_PENALTY`` (``avoid_traps=False``). An
+    unknown rule raises ValueError. ``through_doors=False`` never steps through
+    a closed door (the goal may still be one).
     A* with a Chebyshev-distance heuristic over a bucket queue.
     """
     _check(start, "start")
     _check(goal, "goal")
+    rule = _trap_rule(traps, avoid_traps)
     if start == goal:
         return []
     blocked = _positions(blocked)
     if goal in blocked:
         return None
-    cost = _costs(level, blocked, avoid_traps, through_unexplored)
+    cost = _costs(level, blocked, rule, through_unexplored, through_doors)
     codes = level.grid().codes(allow_squeeze)
     s, t = _idx(start), _idx(goal)
     if cost[t] == 0:
@@ -143,10 +177,11 @@ def _dijkstra(
     level: LevelMemory,
     start: Position,
     blocked: list[Position],
-    avoid_traps: bool,
+    trap_rule: tuple[int, int, int],
     allow_squeeze: bool,
     through_unexplored: bool,
     is_target: Optional[Callable[[int], bool]],
+    through_doors: bool = True,
 ) -> tuple[list[int], list[int], int]:
     """Uniform-cost search from ``start``; stops at the first target settled.
 
@@ -154,7 +189,7 @@ def _dijkstra(
     are entered as the last step only.
     """
     _check(start, "start")
-    cost = _costs(level, blocked, avoid_traps, through_unexplored)
+    cost = _costs(level, blocked, trap_rule, through_unexplored, through_doors)
     codes = level.grid().codes(allow_squeeze)
     s = _idx(start)
     dist = [_INF] * (_H * _W)
@@ -225,19 +260,23 @@ def find_nearest(
     avoid_traps: bool = True,
     allow_squeeze: bool = True,
     through_unexplored: bool = False,
+    traps: Optional[str] = None,
+    through_doors: bool = True,
 ) -> Optional[Position]:
     """The reachable square satisfying ``predicate`` that is cheapest to reach.
 
     ``predicate`` is a function of a Position or a 21x79 bool mask. The start
     itself counts if it qualifies. Costs and rules are those of ``find_path``
-    (a non-walkable target is reached by stepping into it last). Ties are broken
+    (a non-walkable target is reached by stepping into it last; ``traps`` and
+    ``through_doors`` as there). Ties are broken
     arbitrarily but deterministically. None if no qualifying square is reachable; blocked
     squares never qualify. A callable is asked (at most once each) only about
     squares the search reaches or bumps into, so it may be slow-ish.
     """
+    rule = _trap_rule(traps, avoid_traps)
     blocked = _positions(blocked)
     test = _target_test(predicate, blocked)
-    _, _, found = _dijkstra(level, start, blocked, avoid_traps, allow_squeeze, through_unexplored, test)
+    _, _, found = _dijkstra(level, start, blocked, rule, allow_squeeze, through_unexplored, test, through_doors)
     return _pos(found) if found >= 0 else None
 
 
@@ -247,9 +286,13 @@ def nearest_frontier(
     *,
     blocked: Iterable[Position] = (),
     avoid_traps: bool = True,
+    traps: Optional[str] = None,
+    through_doors: bool = True,
 ) -> Optional[Position]:
-    """The reachable frontier square (see ``LevelMemory.frontier_mask``) cheapest to reach."""
-    return find_nearest(level, start, level.frontier_mask(), blocked=blocked, avoid_traps=avoid_traps)
+    """The reachable frontier square (see ``LevelMemory.frontier_mask``) cheapest to reach
+    (``traps`` and ``through_doors`` as in ``find_path``)."""
+    return find_nearest(level, start, level.frontier_mask(), blocked=blocked, avoid_traps=avoid_traps,
+                        traps=traps, through_doors=through_doors)
 
 
 def distance_map(
@@ -260,15 +303,20 @@ def distance_map(
     avoid_traps: bool = True,
     allow_squeeze: bool = True,
     through_unexplored: bool = False,
+    traps: Optional[str] = None,
+    through_doors: bool = True,
 ) -> np.ndarray:
     """Path cost from ``start`` to every square (21x79 int32), -1 where unreachable.
 
     The cost is the number of moves plus ``DOOR_PENALTY``/``TRAP_PENALTY`` for
     the closed doors/traps entered, as ``find_path`` counts it. Only squares a
     path may pass through get a value: walls, boulders, blocked squares and
-    (with ``avoid_traps=True``) traps are -1 even when a last step could enter them.
+    (with ``avoid_traps=True``) traps are -1 even when a last step could enter them;
+    ``traps`` and ``through_doors`` as in ``find_path``.
     """
-    dist, _, _ = _dijkstra(level, start, _positions(blocked), avoid_traps, allow_squeeze, through_unexplored, None)
+    rule = _trap_rule(traps, avoid_traps)
+    dist, _, _ = _dijkstra(level, start, _positions(blocked), rule, allow_squeeze, through_unexplored, None,
+                           through_doors)
     out = np.array(dist, dtype=np.int64).reshape(_H, _W)[1:-1, 1:-1]
     out[out >= _INF] = -1
     return out.astype(np.int32)

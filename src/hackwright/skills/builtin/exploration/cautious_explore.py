@@ -7,24 +7,7 @@ TRIGGERS = ("low_hp", "level_change", "engulfed")  # it watches monsters and hun
 # cold, an explosion) costs more than the fight gains: walk around them.
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
-DOORS = ("doorway", "open door", "closed door")
-HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
-DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
-                   "level teleporter", "hole", "trap door")
-STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
 HARMLESS_WHEN_FAR = ("floating eye",)
-
-
-def _passable(tile):
-    return tile.is_walkable or tile.feature == "closed door"
-
-
-def _trapped(tile, risky=False):
-    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
-    way on); with risky — when no other way is left — only the really dangerous ones."""
-    if not tile.has_trap:
-        return False
-    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
 
 
 def _remember(memory, monsters, hero, turn):
@@ -46,51 +29,19 @@ def _remember(memory, monsters, hero, turn):
     return set(memory)
 
 
-def _neighbours(level, p):
-    rows, cols = len(level.tiles), len(level.tiles[0])
-    for name, (dx, dy) in STEPS.items():
-        x, y = p.x + dx, p.y + dy
-        if 0 <= x < cols and 0 <= y < rows:
-            yield name, dx, dy, Position(x, y)
-
-
-def _route(level, start, goals, avoid, risky=False):
-    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
-    enters an avoided square, or (None, None)."""
-    tiles = level.tiles
-    first = {start: ""}
-    todo = collections.deque([start])
-    while todo:
-        p = todo.popleft()
-        if p != start:
-            if p in goals:
-                return first[p], p
-            if not _passable(tiles[p.y][p.x]):
-                continue
-        door_here = tiles[p.y][p.x].feature in DOORS
-        for name, dx, dy, q in _neighbours(level, p):
-            if q in first or q in avoid:
-                continue
-            t = tiles[q.y][q.x]
-            if dx and dy and (door_here or t.feature in DOORS):
-                continue
-            if q not in goals and (not _passable(t) or _trapped(t, risky)):
-                continue
-            first[q] = first[p] or name
-            todo.append(q)
-    return None, None
-
-
 def _frontiers(level, exclude):
+    """Squares to stand on (or doors to open) next to a square nobody has looked at."""
+    tiles = level.tiles
+    rows, cols = len(tiles), len(tiles[0])
     out = set()
-    for row in level.tiles:
+    for row in tiles:
         for t in row:
-            if t.position in exclude or not _passable(t):
+            p = t.position
+            if p in exclude or not (t.is_walkable or t.feature == "closed door"):
                 continue
-            for _, _, _, q in _neighbours(level, t.position):
-                if level.tiles[q.y][q.x].description == "unexplored":
-                    out.add(t.position)
-                    break
+            if any(tiles[y][x].description == "unexplored" for y in range(max(p.y - 1, 0), min(p.y + 2, rows))
+                   for x in range(max(p.x - 1, 0), min(p.x + 2, cols))):
+                out.add(p)
     return out
 
 
@@ -160,26 +111,12 @@ async def cautious_explore(
         return speeds[name] > 0
 
     async def step_toward(target, avoid):
-        hero = await nh.get_position()
-        path = await nh.find_path(target)
-        if path:
-            p, clear = hero, True
-            for d in path:
-                p = p.offset(d)
-                if p in avoid:
-                    clear = False
-                    break
-            if clear:
-                return await nh.move_to(target), path[0]
-        level = await nh.get_current_level()
-        d, _ = _route(level, hero, {target}, avoid)
-        if d is None:
-            d, _ = _route(level, hero, {target}, avoid, risky=True)
-        if d is None:
+        # Never into an avoided square; round known traps, else over harmless ones, else
+        # over any but the deadly ones (traps="risky").
+        path = await nh.find_path(target, avoid=avoid, traps="risky")
+        if not path:
             return None, None
-        if level.tile_at(hero.offset(d)).feature == "closed door":
-            return await nh.open_door(d), d
-        return await nh.move(d), d
+        return await nh.move_to(target, avoid=avoid, traps="risky"), path[0]
 
     while actions < max_actions and idle < 60:
         stats = await nh.get_stats()
@@ -208,16 +145,16 @@ async def cautious_explore(
             if sd is not None and sd != stairs_at_start:
                 return await finish("found_stairs", True, stairs_pos=(sd.x, sd.y), stairs_type="down")
         avoid = _remember(memory, monsters, hero, stats.turn) | locked
-        goal = None if avoid else await nh.find_unexplored()
+        # The nearest frontier round what must not be bumped (as this skill remembers it: the
+        # API's longer memory would cut off frontiers), over a trap if it must be.
+        where = dict(avoid=avoid, traps="risky", avoid_monsters=False)
+        goal = await nh.find_unexplored(**where)
         leftover = goal is not None
         if goal is None or goal in skip:
-            # Our own walk: around what must not be bumped, over harmless traps.
-            level = await nh.get_current_level()
-            every = _frontiers(level, skip)
+            # That one was given up on (or none can be reached): the nearest of the others.
+            every = _frontiers(await nh.get_current_level(), skip)
             leftover = leftover or bool(every)
-            _, goal = _route(level, hero, every, avoid)
-            if goal is None and every:
-                _, goal = _route(level, hero, every, avoid, risky=True)  # over a trap if it must be
+            goal = await nh.find_nearest_of(list(every), **where) if every else None
         if goal is None:
             level = await nh.get_current_level()
             data = {"explored_pct": round(level.explored_percentage, 1)}

@@ -71,33 +71,6 @@ def _neighbours(level, p):
             yield name, dx, dy, Position(x, y)
 
 
-def _route(level, start, goals, avoid, risky=False):
-    """Breadth-first: (first direction, goal) of a shortest walk from start to one of
-    goals that never enters an avoided square, or (None, None)."""
-    tiles = level.tiles
-    first = {start: ""}
-    todo = collections.deque([start])
-    while todo:
-        p = todo.popleft()
-        if p != start:
-            if p in goals:
-                return first[p], p
-            if not _passable(tiles[p.y][p.x]):
-                continue
-        door_here = tiles[p.y][p.x].feature in DOORS
-        for name, dx, dy, q in _neighbours(level, p):
-            if q in first or q in avoid:
-                continue
-            t = tiles[q.y][q.x]
-            if dx and dy and (door_here or t.feature in DOORS):
-                continue  # no diagonal moves into or out of doorways
-            if q not in goals and (not _passable(t) or _trapped(t, risky)):
-                continue
-            first[q] = first[p] or name
-            todo.append(q)
-    return None, None
-
-
 def _distances(level, start, avoid, risky=False):
     """Steps from start to every reachable passable square."""
     tiles = level.tiles
@@ -302,7 +275,7 @@ async def explore_level(
     bad_spots = set()
     kicks = collections.Counter()
     fails = collections.Counter()
-    detours = set()  # targets walked to by our own route, not the API's
+    detours = set()  # targets walked to round this skill's own avoided squares only
     trails = {}  # target -> squares stepped from on the way to it
     walks = collections.Counter()  # steps taken toward each search spot or frontier
     spot, spot_limit = None, 0
@@ -328,35 +301,21 @@ async def explore_level(
                            turns_elapsed=s.turn - turn0, success=success)
 
     async def step_toward(target, avoid):
-        """One step toward target around the avoided squares: (ActionResult, direction) or (None, None)."""
+        """One step toward target, never into an avoided square: round known traps, else over
+        harmless ones, else over any but the deadly ones. (ActionResult, direction) or (None, None)."""
         hero = await nh.get_position()
-        # Back on a square already walked over on the way to this target: the API's
-        # path changes as the hero moves and sees more, and taking it afresh at every
-        # step can lead to and fro. Our own route from now on.
+        # Back on a square already walked over on the way to this target: the plan changes
+        # as the hero moves and sees more, and can lead to and fro. From now on only the
+        # squares this skill avoids count, not where the API last saw monsters.
         seen = trails.setdefault(target, collections.deque(maxlen=30))
         if hero in seen:
             detours.add(target)
         seen.append(hero)
-        path = await nh.find_path(target) if target not in detours else None
-        if path:
-            p, clear = hero, True
-            for d in path:
-                p = p.offset(d)
-                if p in avoid:
-                    clear = False
-                    break
-            if clear:
-                return await nh.move_to(target), path[0]
-            detours.add(target)  # round the avoided squares from now on (as above)
-        level = await nh.get_current_level()
-        d, _ = _route(level, hero, {target}, avoid)
-        if d is None:
-            d, _ = _route(level, hero, {target}, avoid, risky=True)
-        if d is None:
+        how = dict(avoid=avoid, traps="risky", avoid_monsters=target not in detours)
+        path = await nh.find_path(target, **how)
+        if not path:
             return None, None
-        if level.tile_at(hero.offset(d)).feature == "closed door":
-            return await nh.open_door(d), d
-        return await nh.move(d), d
+        return await nh.move_to(target, **how), path[0]
 
     fought = 0  # blockers attacked (see fight_stinger)
 
@@ -437,18 +396,17 @@ async def explore_level(
                 return await finish("found_stairs", True)
 
         level = None
-        goal = None if avoid else await nh.find_unexplored()
+        # The nearest frontier round what must not be bumped (as this skill remembers it: the
+        # API's longer memory would cut off frontiers), over a trap if it must be (a squeaky
+        # board may be the only way on), never one given up on.
+        where = dict(avoid=avoid, traps="risky", avoid_monsters=False)
+        goal = await nh.find_unexplored(**where)
         leftover = goal is not None
         if goal is None or goal in skip:
-            # Choose by our own walk: around what must not be bumped (the API's nearest
-            # frontier may lie behind it, and the two would take turns), over harmless
-            # traps the API will not plan across, never to frontiers given up on.
             level = await nh.get_current_level()
             every = _frontiers(level, skip)
             leftover = leftover or bool(every)
-            _, goal = _route(level, hero, every, avoid)
-            if goal is None and every:
-                _, goal = _route(level, hero, every, avoid, risky=True)  # over a trap if it must be
+            goal = await nh.find_nearest_of(list(every), **where) if every else None
         if goal is None:
             # Nothing reachable is left to explore.
             level = level or await nh.get_current_level()

@@ -1,4 +1,3 @@
-import collections
 import re
 
 CATEGORY = "navigation"
@@ -8,23 +7,6 @@ TRIGGERS = ("engulfed",)
 # cold, an explosion) costs more than the fight gains: walk around them.
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
-DOORS = ("doorway", "open door", "closed door")
-HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
-DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
-                   "level teleporter", "hole", "trap door")
-STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
-
-
-def _passable(tile):
-    return tile.is_walkable or tile.feature == "closed door"
-
-
-def _trapped(tile, risky=False):
-    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
-    way on); with risky — when no other way is left — only the really dangerous ones."""
-    if not tile.has_trap:
-        return False
-    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
 
 
 def _remember(memory, monsters, hero, turn):
@@ -46,38 +28,6 @@ def _remember(memory, monsters, hero, turn):
     return set(memory)
 
 
-def _route(level, start, goals, avoid, risky=False):
-    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
-    enters an avoided square, or (None, None)."""
-    tiles = level.tiles
-    rows, cols = len(tiles), len(tiles[0])
-    first = {start: ""}
-    todo = collections.deque([start])
-    while todo:
-        p = todo.popleft()
-        if p != start:
-            if p in goals:
-                return first[p], p
-            if not _passable(tiles[p.y][p.x]):
-                continue
-        door_here = tiles[p.y][p.x].feature in DOORS
-        for name, (dx, dy) in STEPS.items():
-            x, y = p.x + dx, p.y + dy
-            if not (0 <= x < cols and 0 <= y < rows):
-                continue
-            q = Position(x, y)
-            if q in first or q in avoid:
-                continue
-            t = tiles[y][x]
-            if dx and dy and (door_here or t.feature in DOORS):
-                continue
-            if q not in goals and (not _passable(t) or _trapped(t, risky)):
-                continue
-            first[q] = first[p] or name
-            todo.append(q)
-    return None, None
-
-
 def _stairs_here(messages, way):
     """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
     text = " ".join(messages)
@@ -86,7 +36,7 @@ def _stairs_here(messages, way):
 
 def _holes(level):
     """Known holes and trap doors: a way down when the stairs cannot be reached."""
-    return {t.position for row in level.tiles for t in row if t.trap_type in ("hole", "trap door")}
+    return [t.position for row in level.tiles for t in row if t.trap_type in ("hole", "trap door")]
 
 
 async def descend(
@@ -151,32 +101,18 @@ async def descend(
     via = "stairs"
     if target is None:
         # No stairs known: a known hole or trap door also leads down.
-        d, hole = _route(level, start.position, _holes(level), set(), risky=True)
+        hole = await nh.find_nearest_of(_holes(level), traps="risky", avoid_monsters=False)
         if hole is None:
             return await finish("stairs_unknown", False, explored_percentage=round(level.explored_percentage, 1))
         target, via = hole, "hole"
 
     async def step_toward(avoid):
-        hero = await nh.get_position()
-        path = await nh.find_path(target)
-        if path:
-            p, clear = hero, True
-            for d in path:
-                p = p.offset(d)
-                if p in avoid:
-                    clear = False
-                    break
-            if clear:
-                return await nh.move_to(target), path[0]
-        lvl = await nh.get_current_level()
-        d, _ = _route(lvl, hero, {target}, avoid)
-        if d is None:
-            d, _ = _route(lvl, hero, {target}, avoid, risky=True)
-        if d is None:
+        # Never into an avoided square; round known traps, else over harmless ones, else
+        # over any but the deadly ones (traps="risky").
+        path = await nh.find_path(target, avoid=avoid, traps="risky")
+        if not path:
             return None, None
-        if lvl.tile_at(hero.offset(d)).feature == "closed door":
-            return await nh.open_door(d), d
-        return await nh.move(d), d
+        return await nh.move_to(target, avoid=avoid, traps="risky"), path[0]
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -204,14 +140,14 @@ async def descend(
         res, d = await step_toward(avoid)
         if res is None:
             blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
-            lvl = await nh.get_current_level()
-            way, _ = _route(lvl, hero, {target}, set(), risky=True)
-            if way is None and via == "stairs":
-                _, hole = _route(lvl, hero, _holes(lvl), avoid, risky=True)
+            route = await nh.find_path(target, traps="risky", avoid_monsters=False)  # a way past them?
+            if not route and via == "stairs":
+                holes = _holes(await nh.get_current_level())
+                hole = await nh.find_nearest_of(holes, avoid=avoid, traps="risky", avoid_monsters=False)
                 if hole is not None:
                     target, via = hole, "hole"  # the stairs cannot be reached; a hole leads down too
                     continue
-            if way is None or not blockers:
+            if not route or not blockers:
                 return await finish("no_path", False, stairs=(target.x, target.y))
             if any(n not in AVOID for n in blockers) and waited < 8:
                 res = await nh.search()  # a peaceful monster is in the way: give it time to wander off

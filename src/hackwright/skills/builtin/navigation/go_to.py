@@ -1,5 +1,3 @@
-import collections
-
 CATEGORY = "navigation"
 TRIGGERS = ("low_hp", "level_change", "engulfed")
 
@@ -7,23 +5,6 @@ TRIGGERS = ("low_hp", "level_change", "engulfed")
 # cold, an explosion) costs more than the fight gains: walk around them.
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
-DOORS = ("doorway", "open door", "closed door")
-HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
-DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
-                   "level teleporter", "hole", "trap door")
-STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
-
-
-def _passable(tile):
-    return tile.is_walkable or tile.feature == "closed door"
-
-
-def _trapped(tile, risky=False):
-    """A known trap to keep off: any but a harmless one (a squeaky board may be the only
-    way on); with risky — when no other way is left — only the really dangerous ones."""
-    if not tile.has_trap:
-        return False
-    return tile.trap_type in DANGEROUS_TRAPS if risky else tile.trap_type not in HARMLESS_TRAPS
 
 
 def _remember(memory, monsters, hero, turn):
@@ -43,38 +24,6 @@ def _remember(memory, monsters, hero, turn):
         if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
             del memory[p]
     return set(memory)
-
-
-def _route(level, start, goals, avoid, risky=False):
-    """Breadth-first: (first direction, goal) of a shortest walk to one of goals that never
-    enters an avoided square, or (None, None)."""
-    tiles = level.tiles
-    rows, cols = len(tiles), len(tiles[0])
-    first = {start: ""}
-    todo = collections.deque([start])
-    while todo:
-        p = todo.popleft()
-        if p != start:
-            if p in goals:
-                return first[p], p
-            if not _passable(tiles[p.y][p.x]):
-                continue
-        door_here = tiles[p.y][p.x].feature in DOORS
-        for name, (dx, dy) in STEPS.items():
-            x, y = p.x + dx, p.y + dy
-            if not (0 <= x < cols and 0 <= y < rows):
-                continue
-            q = Position(x, y)
-            if q in first or q in avoid:
-                continue
-            t = tiles[y][x]
-            if dx and dy and (door_here or t.feature in DOORS):
-                continue
-            if q not in goals and (not _passable(t) or _trapped(t, risky)):
-                continue
-            first[q] = first[p] or name
-            todo.append(q)
-    return None, None
 
 
 async def go_to(
@@ -125,26 +74,12 @@ async def go_to(
         return await finish("bad_target", False, error=f"({x}, {y}) is off the map: x must be 0..78, y 0..20")
 
     async def step_toward(avoid):
-        hero = await nh.get_position()
-        path = await nh.find_path(target)
-        if path:
-            p, clear = hero, True
-            for d in path:
-                p = p.offset(d)
-                if p in avoid:
-                    clear = False
-                    break
-            if clear:
-                return await nh.move_to(target), path[0]
-        level = await nh.get_current_level()
-        d, _ = _route(level, hero, {target}, avoid)
-        if d is None:
-            d, _ = _route(level, hero, {target}, avoid, risky=True)
-        if d is None:
+        # Never into an avoided square; round known traps, else over harmless ones, else
+        # over any but the deadly ones (traps="risky").
+        path = await nh.find_path(target, avoid=avoid, traps="risky")
+        if not path:
             return None, None
-        if level.tile_at(hero.offset(d)).feature == "closed door":
-            return await nh.open_door(d), d
-        return await nh.move(d), d
+        return await nh.move_to(target, avoid=avoid, traps="risky"), path[0]
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -166,9 +101,8 @@ async def go_to(
         res, d = await step_toward(avoid)
         if res is None:
             blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
-            lvl = await nh.get_current_level()
-            way, _ = _route(lvl, hero, {target}, set(), risky=True)
-            if way is None or not blockers:
+            route = await nh.find_path(target, traps="risky", avoid_monsters=False)  # a way past them?
+            if not route or not blockers:
                 return await finish("no_path", False)
             if any(n not in AVOID for n in blockers) and waited < 8:
                 res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
