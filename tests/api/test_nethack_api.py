@@ -493,6 +493,7 @@ def test_a_shopkeepers_title_does_not_cut_the_cause_of_death_short():
 
     class Screen:
         _GOODBYE, _DEATH, death_reason = Keyboard._GOODBYE, Keyboard._DEATH, None
+        _tombstone_cause = Keyboard._tombstone_cause
 
         def __init__(self, *lines):
             self.lines = list(lines)
@@ -506,6 +507,12 @@ def test_a_shopkeepers_title_does_not_cut_the_cause_of_death_short():
          "killed by Mr. Asidonhopo"),
         (("You were killed by a jackal, while helpless.",), "killed by a jackal"),
         (("killed by a wand",), "killed by a wand"),
+        # The tombstone wraps a cause over two rows; the stone's borders and its year are
+        # not part of it (the eval CSV once read "killed by a    | |    giant ant     | | …").
+        (("                  |      Agent       |", "                  |      101 Au      |",
+          "                  |   killed by a    |", "                  |    giant ant     |",
+          "                  |                  |", "                  |       2026       |",
+          "                 *|     *  *  *      | *", "Goodbye Agent the Ranger..."), "killed by a giant ant"),
     ):
         screen = Screen(*lines)
         Keyboard._read_death_reason(screen)

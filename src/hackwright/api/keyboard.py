@@ -370,12 +370,36 @@ class Keyboard:
     _GOODBYE = re.compile(rf"(?:You|you) (?:were|was)?\s*(killed by {_CAUSE}|died of {_CAUSE}|choked on {_CAUSE}|"
                           r"starved|drowned[^.,]*|turned to stone[^.,]*|dissolved[^.,]*)")
 
+    _TOMB_ROW = re.compile(r"^\s*\*?\|(.*)\|[\s*]*$")
+
+    @classmethod
+    def _tombstone_cause(cls, lines: list[str]) -> Optional[str]:
+        """The cause carved on the tombstone, its wrapped rows joined ("killed by a" /
+        "giant ant"): the rows inside the stone's borders from the cause's first row to
+        the first empty one (the year comes after it)."""
+        rows = [m.group(1).strip() for m in map(cls._TOMB_ROW.match, lines) if m]
+        for i, row in enumerate(rows):
+            if cls._DEATH.match(row) or re.match(r"(?:killed|died|choked|drowned|petrified|burned|dissolved|"
+                                                 r"crushed|poisoned|starved|turned)\b", row):
+                cause = [row]
+                for more in rows[i + 1:]:
+                    if not more or more.isdigit():
+                        break
+                    cause.append(more)
+                return " ".join(cause)
+        return None
+
     def _read_death_reason(self) -> None:
         """The tombstone and the "Goodbye … you were killed by …" lines."""
-        text = " ".join(ln.strip() for ln in self.screen_lines() if ln.strip())
+        lines = self.screen_lines()
+        text = " ".join(ln.strip() for ln in lines if ln.strip())
         m = self._GOODBYE.search(text)
         if m:
             self.death_reason = m.group(1).strip()[:120]
+            return
+        carved = self._tombstone_cause(lines)
+        if carved:
+            self.death_reason = re.sub(r"\s+on dungeon level.*$", "", carved).strip()[:120]
             return
         m = self._DEATH.search(text)
         if m:

@@ -3,15 +3,49 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import textwrap
 from dataclasses import asdict
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import typer
+
+from .documents import Passage
 
 app = typer.Typer(help="The NetHack knowledge corpus: build, search, import, eval.", no_args_is_help=True)
 
 PATH_HELP = "Knowledge base file (default $HACKWRIGHT_KB or ~/.cache/hackwright/kb.sqlite)."
+MIN_WIDTH = 20  # narrower than this, wrapping stops being readable; lines may then exceed the terminal
+
+
+def terminal_width() -> int:
+    """Columns to wrap search results to: ``$COLUMNS``, else the terminal's width, else 80."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((80, 24)).columns)
+
+
+def format_hits(hits: Sequence[Passage], width: int) -> str:
+    """Search hits as text for a terminal ``width`` columns wide: every passage whole, wrapped at word breaks.
+
+    Each hit is a numbered heading (title, section, source, score, document id)
+    followed by the passage's paragraphs indented by three spaces; no line is
+    longer than ``width`` (a word longer than a line is split).
+    """
+    indent = "   "
+    out: list[str] = []
+    for i, h in enumerate(hits, 1):
+        if i > 1:
+            out.append("")
+        out.extend(textwrap.wrap(f"{i}. {h.cite()}  score {h.score:.3f}  ({h.doc_id})", width,
+                                 subsequent_indent=indent, break_on_hyphens=False))
+        paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", h.text) if p.strip()]
+        for j, para in enumerate(paragraphs):
+            if j:
+                out.append("")
+            out.extend(textwrap.wrap(para, width, initial_indent=indent, subsequent_indent=indent,
+                                     break_on_hyphens=False))
+    return "\n".join(out)
 
 
 def _open(path: Optional[Path], build: bool = True):
@@ -68,10 +102,8 @@ def search(
         return
     if not hits:
         typer.echo("no match")
-    for i, h in enumerate(hits, 1):
-        text = " ".join(h.text.split())
-        typer.echo(f"{i}. {h.cite()}  score {h.score:.3f}  ({h.doc_id})")
-        typer.echo(f"   {text[:400]}{' …' if len(text) > 400 else ''}")
+        return
+    typer.echo(format_hits(hits, terminal_width()))
 
 
 @app.command("import")

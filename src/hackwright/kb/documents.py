@@ -25,7 +25,8 @@ class Document:
 
     doc_id: str
     title: str
-    source: str  # "monsters", "objects", "encyclopedia", "rumors", "oracles", "help", "guidebook", "wiki", "spoilers"
+    source: str  # "monsters", "objects", "encyclopedia", "rumors", "oracles", "help", "guidebook", "strategy",
+    # "wiki", "spoilers"
     sections: tuple[Section, ...]
     aliases: tuple[str, ...] = ()
 

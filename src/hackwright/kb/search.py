@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from . import dense as dense_mod
-from .chunks import chunk_documents
+from .chunks import MAX_CHARS, chunk_documents
 from .documents import Chunk, Document, Passage
 from .store import KBStore
 
@@ -45,11 +45,14 @@ def default_path() -> Path:
 
 
 def builtin_documents() -> list[Document]:
-    """The built-in corpus: NetHack's texts shipped with NLE plus the pages generated from its tables."""
+    """The built-in corpus: NetHack's texts shipped with NLE, the pages generated from its tables,
+    and Hackwright's own strategy articles."""
     from .sources import nethack_documents
+    from .strategy import strategy_documents
     from .tables import known_names, table_documents
 
-    return list(table_documents()) + list(nethack_documents(known_names=known_names()))
+    return (list(table_documents()) + list(nethack_documents(known_names=known_names()))
+            + list(strategy_documents()))
 
 
 def _builtin_fingerprint() -> str:
@@ -59,7 +62,9 @@ def _builtin_fingerprint() -> str:
         nle_version = version("nle")
     except Exception:  # pragma: no cover - nle is a hard dependency
         nle_version = "?"
-    return f"{BUILDER_VERSION}:{nle_version}"
+    from .strategy import strategy_fingerprint
+
+    return f"{BUILDER_VERSION}:{nle_version}:{strategy_fingerprint()}"
 
 
 @dataclass
@@ -303,7 +308,7 @@ class KnowledgeBase:
         return [(best[d][1], score[d]) for d in order]
 
     # ------------------------------------------------------------ lookups
-    def lookup_text(self, query: str, k: int = 3, mode: str = "auto", max_chars: int = 600) -> str:
+    def lookup_text(self, query: str, k: int = 3, mode: str = "auto", max_chars: int = MAX_CHARS) -> str:
         """Short plain text for a skill or a prompt: the ``k`` best passages with titles and sources."""
         hits = self.search(query, k=k, mode=mode)
         if not hits:
