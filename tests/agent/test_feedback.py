@@ -83,6 +83,11 @@ async def test_a_skill_that_fails_shows_its_line_in_the_next_prompt_and_its_fix_
     rows = db.execute("SELECT type, skill_name, error IS NOT NULL, code FROM decisions ORDER BY id").fetchall()
     assert rows == [("create_skill", "check_hp", 1, BROKEN), ("create_skill", "check_hp", 0, FIXED),
                     ("invoke_skill", "check_hp", 0, None)]
+    # each run counts for the code that ran: the failing draft's for version 1, the fix's
+    # (recorded before it was stored) and the invoked run for version 2
+    runs = db.execute("SELECT version, success FROM skill_executions WHERE skill_name = 'check_hp' "
+                      "ORDER BY id").fetchall()
+    assert runs == [(1, 0), (2, 1), (2, 1)]
 
 
 async def test_a_skill_that_fails_again_is_kept_as_another_retired_version_never_offered(tmp_path, server):

@@ -476,8 +476,11 @@ class Agent:
         after = api.last_stats or before
         if name and (outcome is not None or created or error):
             try:
+                # A rewrite under a stored name ran code the library does not hold yet.
+                draft = created and name in self.library and \
+                    self.library.get(name).code.strip() != (d.code or "").strip()
                 self.library.record_execution(name, params=d.params, result=result, before=before, after=after,
-                                              error=error, episode_id=self.episode_id)
+                                              error=error, episode_id=self.episode_id, draft=draft)
             except Exception:
                 pass  # statistics must never end an episode
         if created and self.config.auto_save:

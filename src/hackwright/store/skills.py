@@ -123,6 +123,14 @@ def claim_draft_runs(conn: sqlite3.Connection, name: str) -> None:
         recount(conn, name)
 
 
+def claim_rewrite_run(conn: sqlite3.Connection, name: str, version: int) -> None:
+    """The run that earned a rewrite its save (``name``'s newest run, recorded as a draft
+    without a version) becomes a run of the new ``version``."""
+    conn.execute("""UPDATE skill_executions SET version = ?
+                    WHERE id = (SELECT MAX(id) FROM skill_executions WHERE skill_name = ?) AND version IS NULL""",
+                 (version, name))
+
+
 # ---------------------------------------------------------------- versions
 def keep_version(conn: sqlite3.Connection, name: str, version: int, code: str, *, created_at: Optional[str],
                  description: Optional[str], category: Optional[str], source: Optional[str],
@@ -147,11 +155,13 @@ def max_execution_id(conn: sqlite3.Connection) -> int:
 def insert_execution(conn: sqlite3.Connection, name: str, *, timestamp: str, params: str, stopped_reason: str,
                      success: bool, actions_taken: int, turns_elapsed: int, before: str, after: str,
                      episode_id: Optional[int], error: Optional[str], deltas: str, value: float, died: bool,
-                     data: str) -> tuple[int, Optional[int]]:
+                     data: str, draft: bool = False) -> tuple[int, Optional[int]]:
     """Record one run of ``name`` (JSON already encoded) and update its row's counters;
-    return ``(execution id, version that ran)`` (version None: not in the library)."""
+    return ``(execution id, version that ran)`` (version None: not in the library). A
+    ``draft`` is code not in the library under that name (a model's rewrite): its run
+    has no version and leaves the stored version's counters alone."""
     with transaction(conn):
-        row = conn.execute("SELECT version FROM skills WHERE name = ?", (name,)).fetchone()
+        row = None if draft else conn.execute("SELECT version FROM skills WHERE name = ?", (name,)).fetchone()
         version = int(row["version"]) if row is not None else None
         # An explicit id above 0: merged runs have ids below 1, and SQLite's own choice
         # (largest id + 1) would give 0 to the first run after them in a fresh database.

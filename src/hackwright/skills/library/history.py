@@ -45,6 +45,7 @@ class LibraryHistory(LibraryFolder):
         error: Union[str, BaseException, None] = None,
         episode_id: Optional[int] = None,
         died: Optional[bool] = None,
+        draft: bool = False,
     ) -> ExecutionRecord:
         """Store one run of ``name`` (a library skill or a model's draft) and its value.
 
@@ -52,6 +53,9 @@ class LibraryHistory(LibraryFolder):
         the run. ``result`` may be None when the run failed with ``error``.
         ``died`` defaults to: ``after.hp <= 0`` or a stopped reason such as
         "died"/"game_over". Safe to call from several processes at once. The
+        ``draft``: the code that ran is not the library's current version of ``name``
+        (a model's rewrite, saved only afterwards): the run is recorded without a
+        version and does not count for the stored one. The
         first run recorded by a library object also names its database in
         ``<root>/run-database.json``, which is how ``hackwright skills`` and a
         ``SkillLibrary`` made without ``db_path`` find these runs.
@@ -76,6 +80,7 @@ class LibraryHistory(LibraryFolder):
             success=bool(res.success), actions_taken=int(res.actions_taken or 0),
             turns_elapsed=int(res.turns_elapsed or 0), before=json_text(b), after=json_text(a), episode_id=episode_id,
             error=err, deltas=json_text(deltas), value=value, died=bool(died), data=json_text(res.data or {}),
+            draft=draft,
         )
         self._remember_database()
         return ExecutionRecord(

@@ -137,6 +137,8 @@ class LibrarySaving(LibraryFolder):
                 self._upsert(skill, window_start=window)
                 if version == 1 and old_code is None:
                     sql.claim_draft_runs(conn, name)
+                elif not same_code:
+                    sql.claim_rewrite_run(conn, name, version)
             old_category = existing.category if existing is not None else (m or {}).get("category")
             self._skills[name] = skill
             self._merge_meta_and_write(meta)
