@@ -254,7 +254,7 @@ class Config:
 
     def episode(self, **flags: Any):
         """An EpisodeConfig from this configuration, with flags (None = not given) on top."""
-        from .agent.loop import EpisodeConfig
+        from .agent.episode import EpisodeConfig
         from .sandbox.runner import SandboxLimits
 
         a, e, sb, sk, m = (self.data[k] for k in ("agent", "environment", "sandbox", "skills", "memory"))

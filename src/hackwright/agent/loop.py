@@ -15,16 +15,16 @@ import json
 import re
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from ..api.nethack_api import NetHackAPI
-from ..env.make import CHALLENGE_ENV, GameConfig
+from ..env.make import GameConfig
 from ..eval.progression import progression
 from ..replay.frames import FrameRecorder
 from ..sandbox import errors as skill_errors
-from ..sandbox.runner import SandboxLimits, SkillOutcome, SkillRunner
+from ..sandbox.runner import SkillOutcome, SkillRunner
 from ..skills.library import Situation, SkillLibrary, SkillNotFoundError
 from ..skills.result import SkillResult
 from ..skills.triggers import TriggerConfig
@@ -33,100 +33,13 @@ from ..store.db import connect
 from .backends.base import BackendError
 from .budget import Budget
 from .decisions import AgentDecision, DecisionError
+from .episode import EpisodeConfig, EpisodeSummary, StepReport  # noqa: F401  (their home was here)
 from .memory import AgentMemory, ErrorSite, ExecutionNote
 from .prompt import PromptParts, build_prompt, system_prompt
 from .strategists import FALLBACKS, Autopilot, UnknownAgentError, make_strategist
 from .strategists.diving import digging_tool
 
 _KILL = re.compile(r"You (?:kill|destroy) (?:the |an? )?(?:poor )?(?P<name>[\w' -]+?)!")
-
-
-@dataclass
-class EpisodeConfig:
-    """What an episode plays and under which limits (config.yaml / env / flags)."""
-
-    seed: Optional[int] = 0
-    env_id: str = CHALLENGE_ENV
-    role: Optional[str] = None
-    llm: str = "autopilot"
-    max_steps: int = 500  # strategist decisions
-    max_turns: Optional[int] = None  # game turns
-    max_model_calls: Optional[int] = None
-    max_tokens: Optional[int] = None
-    budget_usd: Optional[float] = None
-    max_wall_s: Optional[float] = None
-    db_path: str = "data/memory.db"
-    library_path: str = "skills"
-    record_dir: Optional[str] = None  # ttyrec, transcript and summary go here
-    des_file: Optional[str] = None  # a MiniHack level (scenario suite)
-    task: Optional[str] = None  # a task text shown at the top of every prompt (scenario suite)
-    goal: Optional[Callable[[NetHackAPI], bool]] = None  # checked after every step: True ends the episode
-    skill_limits: SandboxLimits = field(default_factory=SandboxLimits)
-    allow_weak_sandbox: bool = False
-    min_success_rate_to_save: float = 0.3
-    auto_save: bool = True
-    prompt_skills: int = 8
-    short_term_tokens: int = 600
-    max_prompt_tokens: Optional[int] = None  # each prompt's dynamic (user) part, ≈ tokens; None: no limit
-    backend_options: dict = field(default_factory=dict)
-    # Who plays a step the model could not decide: None ends the episode when the model
-    # cannot be reached (and skips steps without a usable reply); "autopilot" stands in,
-    # and every step it takes is counted in the summary beside the model's figures.
-    fallback: Optional[str] = None
-    max_failed_decisions: int = 3  # steps in a row without a usable reply before the episode ends
-
-
-@dataclass
-class EpisodeSummary:
-    episode_id: int
-    seed: Optional[int]
-    role: str
-    strategist: str
-    end_reason: str
-    death_reason: Optional[str]
-    score: int
-    depth: int
-    max_depth: int
-    xp_level: int
-    max_xp_level: int
-    turns: int
-    progression: float  # BALROG progression, 0..1
-    decisions: int
-    decisions_per_1000_turns: float
-    model_calls: int
-    input_tokens: int
-    output_tokens: int
-    cost_usd: float
-    skills_used: dict[str, int]
-    skills_created: list[str]
-    fallback_steps: int  # decisions another strategist made: fallback + loop-break steps
-    wall_s: float
-    ttyrec: Optional[str] = None
-    # decisions by who made them: strategist, retry (after an unusable reply went back),
-    # fallback (standing in for a failed model), loop_break (the autopilot breaking a loop)
-    decided_by: dict[str, int] = field(default_factory=dict)
-    loop_break_steps: int = 0
-    failed_decisions: int = 0  # steps in which the model gave no usable decision and nothing was played
-    model_error: Optional[str] = None  # why the model ended the episode, when it did
-    goal_reached: Optional[bool] = None  # None: the episode had no goal
-    # the game turn a digging tool (pick-axe, mattock, wand of digging) was first carried; None: never
-    digging_tool_turn: Optional[int] = None
-    # (turn, depth, experience level, score) after every step, for progression-over-turns plots
-    timeline: list[tuple[int, int, int, int]] = field(default_factory=list)
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2)
-
-
-@dataclass
-class StepReport:
-    """What one step did (for progress displays)."""
-
-    step: int
-    decision: AgentDecision
-    result: Optional[SkillResult]
-    error: Optional[str]
-    stats: Any
 
 
 @dataclass

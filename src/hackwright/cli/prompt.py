@@ -25,7 +25,7 @@ import typer
 from .common import SEED_HELP, app, fail
 
 if TYPE_CHECKING:
-    from ..agent.loop import EpisodeConfig
+    from ..agent.episode import EpisodeConfig
     from ..agent.prompt import PromptParts
 
 TOKENS = "≈ tokens"

@@ -60,7 +60,7 @@ def runs_show(episode_id: int = typer.Argument(..., help="An episode id from `ru
     """One episode: its summary and every decision with its outcome."""
     import json
 
-    from ..agent.loop import EpisodeSummary
+    from ..agent.episode import EpisodeSummary
     from ..store.episodes import decisions_of, episode
     from .play import print_summary
 

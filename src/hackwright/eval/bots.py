@@ -21,7 +21,7 @@ and role, so a bot on seed S plays the same hero and dungeon as the autopilot on
 ``--max-steps`` caps the bot's actions, ``--max-turns`` the game turn. The episode is
 recorded like an agent's (ttyrec and ``frames.bin`` in its record folder, one
 ``episodes`` row, ``summary.json``) and summarised with the fields of
-:class:`hackwright.agent.loop.EpisodeSummary`; ``decisions`` counts the bot's actions.
+:class:`hackwright.agent.episode.EpisodeSummary`; ``decisions`` counts the bot's actions.
 A bot that fails to load, raises, returns a bad action, dies or hangs ends its episode
 with ``end_reason`` "error: bot …" and the bot's traceback in ``error``.
 """
@@ -473,7 +473,7 @@ class BotEpisode:
 
     def _summary(self, game: BotGame, episode_id: int, role: str, end_reason: str, death_reason: Optional[str],
                  wall_s: float) -> dict:
-        from ..agent.loop import EpisodeSummary
+        from ..agent.episode import EpisodeSummary
         from .progression import progression
 
         bl = game.live_blstats if game.live_blstats is not None else np.zeros(nethack.NLE_BLSTATS_SIZE, np.int64)
