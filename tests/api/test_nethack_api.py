@@ -517,3 +517,17 @@ def test_a_shopkeepers_title_does_not_cut_the_cause_of_death_short():
         screen = Screen(*lines)
         Keyboard._read_death_reason(screen)
         assert screen.death_reason == cause
+
+
+async def test_an_engraving_underfoot_is_not_listed_as_an_item_here(make_api):
+    from tests.conftest import room_des
+
+    rows = ["-------", "|.....|", "|.....|", "-------"]
+    api = make_api(room_des(rows, "OBJECT:(')',\"dagger\"),(3,1)", hero=(2, 1)), seed=0)
+    await api.move("e")  # onto the dagger
+    assert (await api.engrave("Elbereth")).success
+    here = await api.get_items_here()
+    assert [i.name for i in here] == ["dagger"], [i.text for i in here]
+    await api.move("e")
+    assert (await api.engrave("Elbereth")).success
+    assert await api.get_items_here() == []

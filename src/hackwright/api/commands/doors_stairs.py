@@ -52,7 +52,13 @@ class DoorAndStairCommands(ApiCore):
     """Opening and kicking doors, and taking the stairs between levels."""
 
     async def open_door(self, direction: str) -> ActionResult:
-        """Open a door."""
+        """Open the closed door next to you in ``direction`` ('n', 's', 'e', 'w', 'ne',
+        'nw', 'se', 'sw'). Success means NetHack said the door opened. Fails with
+        NetHack's words when there is no door there ("You see no door there."), it
+        is already open, it is locked ("This door is locked.": kick() it, or apply()
+        a key), or it is stuck (try again). Fails, sending nothing, for an invalid
+        direction (the error lists the valid ones). move_to() opens a door in its
+        way by itself."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -100,11 +106,16 @@ class DoorAndStairCommands(ApiCore):
         return res
 
     async def kick(self, direction: str) -> ActionResult:
-        """Kick in a direction (can break doors). Refuses to kick a shop's door: a
-        locked shop door ("Closed for inventory" written in front of it, a
-        shopkeeper in view, or, on a level where a shopkeeper was heard, anything
-        written in front of it at all) brings the shopkeeper out to kill you; and any
-        door while the town watch is about (Minetown), who arrest door-breakers."""
+        """Kick in ``direction`` (a compass direction, 'n' … 'sw'). A closed door may
+        burst open or break ("WHAMM!" means it held: kick again); a monster there is
+        attacked, an object may slide away. Success means a turn passed (the kick
+        happened), not that the door gave: read the messages. A peaceful monster
+        there is not kicked (error). Refuses, sending nothing, an invalid direction,
+        and a shop's door: a locked shop door ("Closed for inventory" written in
+        front of it, a shopkeeper in view, or, on a level where a shopkeeper was
+        heard, anything written in front of it at all) brings the shopkeeper out to
+        kill you; and any door while the town watch is about (Minetown), who arrest
+        door-breakers."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -143,7 +154,13 @@ class DoorAndStairCommands(ApiCore):
         return bool(b[12] != a[12] or b[23] != a[23] or b[24] != a[24])
 
     async def go_up(self) -> ActionResult:
-        """Ascend stairs (refuses to leave the dungeon from level 1, which ends the game)."""
+        """Climb the up stairs (or ladder) you stand on to the level above. Success
+        means the level changed; a pet next to you comes along. Not on up stairs:
+        fails, the error saying where the known up stairs are (walk there first,
+        e.g. travel('<')) or that none is seen yet. Refused on Dlvl 1, whose up
+        stairs leave the dungeon and end the game (NetHack's "Still climb?" is
+        answered no). Other refusals (held by a monster, too heavy a load) fail with
+        NetHack's words."""
         before = self._where()
         res = self._act(
             "<",
@@ -159,7 +176,12 @@ class DoorAndStairCommands(ApiCore):
         return res
 
     async def go_down(self) -> ActionResult:
-        """Descend stairs."""
+        """Go down the stairs (or ladder) you stand on to the level below. Success
+        means the level changed (get_stats() tells the new dungeon_level and branch:
+        some stairs lead into the Gnomish Mines); a pet next to you comes along. Not
+        on down stairs: fails, the error saying where the known down stairs are
+        (walk there first, e.g. travel('>')) or that none is seen yet. Other
+        refusals (levitating, held by a monster) fail with NetHack's words."""
         before = self._where()
         res = self._act(">", success=lambda ex, b, a: self._level_changed(b[2]))
         if not res.success and res.error and "can't go down" in res.error.lower():

@@ -15,14 +15,15 @@ class ItemCommands(ApiCore):
     """Using what the hero carries or finds on the floor."""
 
     async def pickup(self, item_letter: Optional[str] = None) -> ActionResult:
-        """
-        Pick up items.
+        """Pick up items from your square, in one action however many.
         If item_letter is None, picks up everything. Otherwise picks up only the
-        matching item: a letter as shown in the pick-up menu, or part of the
-        item's name ("dagger", "lichen corpse").
+        matching item: a letter as shown in the pick-up menu, or part of the item's
+        name as get_items_here() shows it ("dagger", "lichen corpse"; the first that
+        matches). Success means your pack or your gold changed.
         Never makes you Burdened: an item too heavy to carry without that is left
-        where it lies and the result's error says so (drop something first).
-        """
+        where it lies and the error begins "too heavy" (drop something first).
+        Fails, sending nothing, when nothing lies here or the game is over; a name
+        that matches nothing fails with an error listing what is here."""
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
         here = await self.get_items_here()
@@ -61,7 +62,13 @@ class ItemCommands(ApiCore):
         return res
 
     async def drop(self, item_letter: str) -> ActionResult:
-        """Drop an inventory item (the whole stack)."""
+        """Drop the whole stack with inventory letter ``item_letter`` on your square.
+        Success means your pack changed. Fails, sending nothing, for a letter not in
+        your pack (the error lists your items); fails with NetHack's words for an
+        item you wear ("You cannot drop something you are wearing.": take_off() or
+        remove() it first) or a cursed weapon welded to your hands. A wielded weapon
+        can be dropped (you are then empty-handed). A question on the way (a
+        shopkeeper offering to buy it) is escaped: the item lies there, still yours."""
         err = await self._item_letter_error(item_letter)
         if err:
             return self._fail(err)
@@ -78,11 +85,16 @@ class ItemCommands(ApiCore):
         return res
 
     async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
-        """
-        Eat food.
-        If item_letter is None, eats from ground or prompts (it eats the first
-        edible thing on the floor; with none there it fails and lists your food).
-        """
+        """Eat a whole meal, however many turns it takes (a monster appearing may
+        interrupt it: "You stop eating.", the rest stays partly eaten).
+        item_letter: the letter of food in your pack (food on the floor is then not
+        offered). None eats the first edible thing on the floor here; with none
+        there it fails, the error listing your food. Check a corpse with
+        is_safe_to_eat() first. Success means a turn passed and nothing refused.
+        Fails, sending nothing, for a letter not in your pack (the error lists your
+        food); another item fails with "You cannot eat that!". "Stop eating?" is
+        answered yes and "Continue eating?" no (the warning before you choke on a
+        full stomach), so such a meal ends there."""
         if item_letter is not None:
             err = await self._item_letter_error(item_letter, ("food",), "food")
             if err:
@@ -103,7 +115,12 @@ class ItemCommands(ApiCore):
             _FAILURES.search(m) for m in ex.messages))
 
     async def quaff(self, item_letter: str) -> ActionResult:
-        """Drink a potion."""
+        """Drink the potion with inventory letter ``item_letter``. A fountain or sink
+        you stand on is not drunk from. Success means a turn passed; the messages
+        tell what it did (the question naming an unknown potion is escaped). Fails,
+        sending nothing, for a letter not in your pack (the error lists your
+        potions); another item fails with NetHack's words ("That is a silly thing to
+        drink.", or "You don't have anything to drink." when you carry no potion)."""
         err = await self._item_letter_error(item_letter, ("potion",), "potion")
         if err:
             return self._fail(err)
@@ -115,7 +132,15 @@ class ItemCommands(ApiCore):
         )
 
     async def read(self, item_letter: str) -> ActionResult:
-        """Read a scroll or spellbook."""
+        """Read the scroll or spellbook with inventory letter ``item_letter``. A scroll
+        acts at once (one turn, used up); a spellbook is studied for many turns
+        within this call and teaches its spell (see cast_spell), unless a monster
+        interrupts. A Wizard's warning "difficult to comprehend. Continue?" is
+        answered no. A scroll of identify identifies the first item its menu lists;
+        other questions (what to charge, what to genocide, a name to call it) are
+        escaped. Success means a turn passed or your pack changed. Fails, sending
+        nothing, for a letter not in your pack (the error lists your scrolls and
+        spellbooks); another item fails with "That is a silly thing to read."."""
         err = await self._item_letter_error(item_letter, ("scroll", "spellbook"), "readable")
         if err:
             return self._fail(err)
@@ -129,7 +154,14 @@ class ItemCommands(ApiCore):
         )
 
     async def zap(self, item_letter: str, direction: str) -> ActionResult:
-        """Zap a wand in a direction (compass, or 'up', 'down', 'self')."""
+        """Zap the wand with inventory letter ``item_letter`` in ``direction``: a
+        compass direction, 'up', 'down' or 'self' (at yourself). A wand that takes
+        no direction (light, create monster …) is zapped without one. Success means
+        a turn passed, whatever happened: read the messages ("Nothing happens." may
+        mean no charges left). Fails, sending nothing, for a letter not in your pack
+        (the error lists your wands) or an invalid direction (the error lists the
+        valid ones); another item fails with "That is a silly thing to zap.". Only
+        the direction question is answered: zap a wand of wishing with send_keys."""
         err = await self._item_letter_error(item_letter, ("wand",), "wand")
         if err:
             return self._fail(err)
@@ -143,7 +175,14 @@ class ItemCommands(ApiCore):
         )
 
     async def wear(self, item_letter: str) -> ActionResult:
-        """Wear armor (or put on a ring, amulet or blindfold)."""
+        """Wear the armor with inventory letter ``item_letter`` (armor that takes
+        several turns to put on is on when this returns). A ring, amulet or other
+        tool is put on instead (a ring on the right hand; put_on() picks a free hand
+        and checks more). Success means your pack's lines changed ("(being worn)").
+        Fails, sending nothing, for a letter not in your pack (the error lists your
+        armor); fails with NetHack's words when it cannot be worn now: already worn,
+        its slot taken, body armor under a worn cloak, another item ("You don't have
+        anything else to wear."). Unknown armor may be cursed: then it stays on."""
         err = await self._item_letter_error(item_letter, ("armor",), "armor")
         if err:
             return self._fail(err)
@@ -157,7 +196,12 @@ class ItemCommands(ApiCore):
         )
 
     async def wield(self, item_letter: str) -> ActionResult:
-        """Wield a weapon ('-' for bare hands)."""
+        """Wield the item with inventory letter ``item_letter`` as your weapon, or '-'
+        for bare hands. Success means your pack's lines changed ("(weapon in
+        hand)"). Fails, sending nothing, for a letter not in your pack (the error
+        lists your weapons and tools); fails with NetHack's words for "You are
+        already wielding that!", "You are already empty handed.", a cursed weapon
+        welded to your hands, or a two-handed weapon while you wear a shield."""
         if item_letter != "-":
             err = await self._item_letter_error(item_letter, ("weapon", "tool"), "weapon")
             if err:
@@ -169,7 +213,13 @@ class ItemCommands(ApiCore):
         )
 
     async def take_off(self, item_letter: str) -> ActionResult:
-        """Remove worn armor (or a ring, amulet or blindfold)."""
+        """Take off the worn armor, ring, amulet or eyewear with inventory letter
+        ``item_letter`` (armor that takes several turns is off when this returns).
+        Success means your pack's lines changed. Fails, sending nothing, for a letter
+        not in your pack (the error lists your items) or an item that is not worn,
+        wielded weapons included (the error lists what you wear); fails with
+        NetHack's words when it cannot come off: cursed ("You can't.  It is
+        cursed."), or body armor under a cloak."""
         err = await self._item_letter_error(item_letter)
         if err:
             return self._fail(err)

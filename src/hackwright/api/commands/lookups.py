@@ -15,20 +15,27 @@ class Lookups(ApiCore):
     """What NetHack's tables and the knowledge base say; none of these takes game time."""
 
     async def lookup_monster(self, name: str) -> MonsterInfo:
-        """
-        Look up monster information from NetHack's own monster table.
-        Returns: level, speed, ac, mr, alignment, difficulty, attacks, resistances,
-        conveys, corpse_weight, corpse_nutrition, size, flags (readable as a dict too).
-        Raises ValueError listing the closest names for an unknown name.
-        """
+        """Look up a species in NetHack's own monster table, by name in any case
+        ("newt", "Floating Eye").
+        Returns a MonsterInfo: level, speed, ac, mr, alignment, difficulty, attacks
+        ("bite 1d3 physical", "passive 0d70 paralysis"), resistances, conveys (what
+        eating the corpse may give), corpse_weight, corpse_nutrition, size, flags
+        ("poisonous", "petrifies" …), leaves_corpse and max_damage_per_turn
+        (readable as a dict too).
+        Raises ValueError listing the closest names for an unknown name."""
         return knowledge.lookup_monster(name)
 
     async def lookup_item(self, name: str) -> ItemInfo:
-        """
-        Look up item information.
-        Returns: object_class, weight, base_price, material, damage (weapons),
-        armor_class and armor_slot (armour), nutrition (food).
-        """
+        """Look up an object type in NetHack's object table.
+        name: a real name, with or without its class word ("long sword", "potion of
+        healing", "healing"), an inventory line ("2 uncursed +1 daggers (in
+        quiver)"), or an unidentified appearance ("balsa wand", "scroll labeled
+        FOO"): then extra["possible_identities"] lists what it can be this game, and
+        base_price is 0 when their prices differ (extra["possible_prices"]).
+        Returns an ItemInfo: object_class, weight, base_price, material,
+        damage_small, damage_large and skill (weapons), armor_class and armor_slot
+        (armour), nutrition (food).
+        Raises ValueError listing the closest names for an unknown name."""
         return knowledge.lookup_item(name)
 
     # The knowledge base nh.lookup reads (None: $HACKWRIGHT_KB or ~/.cache/hackwright/kb.sqlite).
@@ -54,11 +61,16 @@ class Lookups(ApiCore):
 
     async def is_safe_to_eat(self, corpse_name: str, turns_old: int, starving: bool = False) -> bool:
         """Check if a corpse is safe to eat for this hero (race, role, known
-        resistances), ``turns_old`` turns after the monster died. With
-        ``starving`` (only heeded when the hero is Weak or worse from hunger)
-        lesser harms are accepted: a dog or cat (aggravate monster), a poisonous
-        corpse while HP is above 15 (Strength and up to 15 HP). Rot, stoning,
-        lycanthropy and the like never are."""
+        resistances), ``turns_old`` turns after the monster died: True or False.
+        corpse_name is the species ("newt"; "a newt corpse" works too). Unsafe: older
+        than 39 turns unless it never rots (lichen, lizard) or you resist sickness;
+        petrifying, poisonous or acidic without the resistance; were-creatures,
+        shapeshifters; your own race, dogs and cats (unless you are a Caveman or an
+        orc), and more. With ``starving`` (only heeded when the hero is Weak or
+        worse from hunger) lesser harms are accepted: a dog or cat (aggravate
+        monster), a poisonous corpse while HP is above 15 (Strength and up to 15
+        HP), a kill up to 55 turns old. Rot, stoning, lycanthropy and the like never
+        are. Raises ValueError for an unknown species or a negative turns_old."""
         stats = self._stats_now()
         hp = stats.hp if starving and stats.hunger.severity >= HungerState.WEAK.severity else None
         return knowledge.is_safe_to_eat(corpse_name, turns_old, self._eater(), starving_hp=hp)

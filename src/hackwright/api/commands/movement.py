@@ -18,14 +18,17 @@ class MovementCommands(ApiCore):
     """Moving about the level, fighting in melee, waiting and searching."""
 
     async def move(self, direction: str) -> ActionResult:
-        """
-        Move in a direction.
+        """Take one step in a direction.
         direction: 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
         Moving into a hostile monster attacks it; into a pet swaps places;
         into a peaceful monster is declined (error) — go around it. So is
         moving into a monster that must not be touched (NEVER_TOUCH: a floating
         eye, a gas spore, a mold …): use attack() if that is really meant.
-        """
+        Moving into a boulder pushes it. Success means you changed square, or a turn
+        passed without a refusal (you attacked, or something held you: compare
+        get_position()). Fails with NetHack's words or "nothing happened" when the
+        way is blocked ("It's a wall.", a boulder that will not move, a diagonal
+        step into or out of a doorway)."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -105,11 +108,18 @@ class MovementCommands(ApiCore):
                    "unicorn", "aligned priest", "high priest")
 
     async def attack(self, direction: str, peaceful_ok: bool = False) -> ActionResult:
-        """Attack in a direction (force attack even if no monster). Peaceful
+        """Fight in ``direction`` (a compass direction) with NetHack's F prefix: it
+        attacks even when no monster is shown there (an unseen one; else "You
+        attack thin air." or "You harmlessly attack the wall."). Success means a
+        turn passed or you hit, missed, killed or destroyed something: read the
+        messages. Peaceful
         monsters are not attacked (error) unless ``peaceful_ok``: then a weak one
         that blocks the only way on (a peaceful lichen in a corridor) is attacked
         and turns hostile (alignment -1). Even then never a shopkeeper, priest,
-        guard, watchman, unicorn or any @ (human or elf: murder)."""
+        guard, watchman, unicorn or any @ (human or elf: murder). Your pet is
+        attacked only with ``peaceful_ok`` (NetHack asks first). An unseen 'I' next
+        to you is not attacked soon after you entered a shop or temple (it may be
+        the shopkeeper or priest)."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
@@ -156,7 +166,15 @@ class MovementCommands(ApiCore):
         return await self.search(count)
 
     async def search(self, count: int = 1) -> ActionResult:
-        """Search adjacent tiles for secrets (``count`` turns, stops if something appears)."""
+        """Search the 8 squares around you for hidden doors, passages and traps for
+        ``count`` turns (1..200) in one action (NetHack's counted search, "10s").
+        What is found appears on the map, with a message ("You find a hidden
+        door."); Tile.search_count of your square and the 8 around goes up by one a
+        turn. Each turn finds a hidden door or passage next to you with a chance of
+        about 1 in 7 (at Luck 0): search 10-15 turns before giving up. NetHack stops
+        early when a monster appears (fewer turns passed: compare get_stats().turn).
+        Success means a turn passed. Refuses (nothing sent) a count that is not an
+        integer 1..200."""
         if not isinstance(count, int) or count < 1 or count > 200:
             return self._fail(f"count must be an integer 1..200, not {count!r}")
         hero = self._hero()

@@ -76,31 +76,52 @@ _CLASS_WORDS = (
 )
 
 
+_ENGRAVING = re.compile(r"(?:Something is (?:written|engraved|burned|scrawled|etched|melted)[^.]*\.|"
+                        r"Some text has been [^.]*\.|There's some graffiti[^.]*\.|"
+                        r"You see a message scrawled[^.]*\.|You read: \".*?\"\.?|"
+                        r"You (?:can't|cannot) read it[^.]*\.)\s*")
+
+
 class GameQueries(ApiCore):
     """Reading the game: answers are cached until the next key reaches it."""
 
     async def get_stats(self) -> Stats:
-        """Get current player statistics."""
+        """The hero's numbers from the status lines, as a Stats: hp, max_hp (and
+        hp_fraction), pw, ac, xp_level, gold, the six attributes, hunger (a
+        HungerState), encumbrance, alignment, dungeon_level (the depth), branch,
+        level_in_branch, turn (the game clock), score, and position (the hero's
+        square, always set). Once the hero has died: the last stats of the living
+        hero (NetHack's final status lines are zeros)."""
         return self._stats_now()
 
     async def get_position(self) -> Position:
-        """Get player's current position."""
+        """The hero's square, a Position(x, y) with x 0..78 and y 0..20 (the same as
+        get_stats().position)."""
         return self._hero()
 
     async def get_screen(self) -> str:
-        """Get the raw ASCII screen (24x80)."""
+        """The terminal as NetHack draws it now: 24 lines of 80 characters joined by
+        newlines. Line 0 is the message line, lines 1..21 the map (map row y is line
+        y + 1), lines 22 and 23 the status lines. Good for printing; the same facts
+        come parsed from get_current_level(), get_stats() and get_visible_monsters().
+        Once the game is over it shows how the game ended."""
         return self._cached("screen", lambda: "\n".join(self._kb.screen_lines()))
 
     async def get_messages(self, n: int = 10) -> list[str]:
-        """Get the last n game messages (oldest first)."""
+        """The last ``n`` lines NetHack showed this game, oldest first, across actions
+        (n <= 0 gives []): messages, each question with the key that answered it
+        ("Still climb? [yn] (n) n") or "[escaped]", and what the API's own looks
+        (':') showed. One action's lines are also in its ActionResult.messages."""
         return list(self._kb.history[-n:]) if n > 0 else []
 
     async def get_current_level(self) -> DungeonLevel:
-        """Get parsed representation of current dungeon level.
+        """The current level as the hero remembers it, a DungeonLevel.
 
-        ``tiles[y][x]`` covers the whole 21x79 map as the hero remembers it, not
-        only what is in view; ``explored_percentage`` is 100 when no frontier is left.
-        """
+        ``tiles[y][x]`` (or ``tile_at(pos)``) covers the whole 21x79 map, not only
+        what is in view: a square out of sight keeps what was last seen there, and
+        one never seen has is_explored False. ``stairs_up`` and ``stairs_down`` are
+        known stairs (None until seen); ``explored_percentage`` is 100 when no
+        frontier is left (see find_unexplored)."""
         self._refresh()
         return self._cached("level", self._build_level)
 
@@ -116,7 +137,13 @@ class GameQueries(ApiCore):
         return level
 
     async def get_visible_monsters(self) -> list[Monster]:
-        """Get all monsters currently visible, nearest first (pets included; check is_tame)."""
+        """Every monster shown on the map now, seen or sensed (telepathy, detection),
+        as Monster, nearest first (by steps, then row and column); the hero is not
+        listed. Pets are included (is_tame) and peaceful ones marked (is_peaceful),
+        as NetHack describes them; a "pet" that attacked you counts as not tame from
+        then on. An 'I' next to you (something unseen: you are blind or it is
+        invisible) is listed as "unseen monster" with is_invisible_marker True.
+        [] when none."""
         return self._monsters_now()
 
     def _monsters_now(self) -> list[Monster]:
@@ -128,12 +155,18 @@ class GameQueries(ApiCore):
         return self._cached("monsters", make)
 
     async def get_adjacent_monsters(self) -> list[Monster]:
-        """Get monsters in the 8 adjacent tiles."""
+        """The monsters of get_visible_monsters() on the 8 squares around you, in the
+        same order, 'I' markers of unseen ones included. Pets and peaceful monsters
+        are listed too: check is_tame and is_peaceful before attacking. [] when none."""
         hero = self._hero()
         return [m for m in await self.get_visible_monsters() if m.position.is_adjacent(hero)]
 
     async def get_items_at(self, pos: Position) -> list[Item]:
-        """Get items at a specific position (the map shows only the top item of a pile)."""
+        """Items at ``pos`` (a Position or (x, y)), as Item with position set and slot
+        None. On your own square: the whole pile, as get_items_here(). Elsewhere only
+        the top item the map shows or remembers there (one per square), so at most
+        one: stand on the square to see a pile. [] when no item is known there, or
+        for a square off the map."""
         pos = _as_position(pos)
         if pos is None or not pos.on_map():
             return []
@@ -147,7 +180,12 @@ class GameQueries(ApiCore):
         return [item] if item else []
 
     async def get_items_here(self) -> list[Item]:
-        """Get items at player's current position (looks with ':', takes no game time)."""
+        """The items on your square, the whole pile, each an Item with slot None and
+        position your square; object_class is guessed from the words ("unknown" when
+        they do not tell). Read with ':' (a pile through the pick-up menu, nothing
+        taken), so it costs no time. Names are as NetHack shows them ("2 uncursed
+        daggers", "a newt corpse"); pickup() takes part of one. [] when nothing lies
+        here, or once the game is over."""
         if self._game.done:
             return []
         key = f"here@{self._game.steps}"
@@ -163,7 +201,9 @@ class GameQueries(ApiCore):
         """Lines naming the objects on the hero's square. ':' names a single
         object; a pile is read from the pick-up menu (escaped, nothing taken),
         which pages reliably where ':' shows a long pile as a full-screen text."""
-        texts = self._look_texts()
+        # An engraving is read out with the objects ("Something is written here in the dust.
+        # You read: "Elbereth"."): it is no object.
+        texts = [_ENGRAVING.sub("", t) for t in self._look_texts()]
         joined = "\n".join(texts)
         single = re.search(r"You (?:see|feel) here (.+?)\.(?:\s|$)", joined)
         if single and "Things that" not in joined:
@@ -213,7 +253,12 @@ class GameQueries(ApiCore):
         return entries
 
     async def get_inventory(self) -> list[Item]:
-        """Get current inventory."""
+        """Your pack: one Item per inventory letter, in NetHack's order. ``slot`` is the
+        letter every item command takes ('a'..'z', 'A'..'Z', '$' for gold); ``text``
+        the whole line ("a +1 long sword (weapon in hand)"); ``object_class``
+        "weapon", "armor", "food", "potion", "scroll", "spellbook", "wand", "ring",
+        "amulet", "tool", "gem", "rock", "coin" …; ``equipped`` the slot it is worn
+        or wielded in (see get_equipment), None when it is only carried."""
         return self._cached("inventory", lambda: observe.inventory(self._obs()))
 
     async def get_equipment(self) -> dict[str, Optional[Item]]:
@@ -254,7 +299,10 @@ class GameQueries(ApiCore):
         return self._lycanthropy
 
     async def get_comprehensive_state(self) -> dict[str, Any]:
-        """Stats, position, monsters, inventory, level and messages in one call."""
+        """Several readings in one call, as a dict: "stats" (get_stats()), "position"
+        (get_position()), "monsters" (get_visible_monsters()), "inventory"
+        (get_inventory()), "status_effects" (get_status_effects()), "messages"
+        (get_messages(10)) and "level" (get_current_level())."""
         return {
             "stats": await self.get_stats(),
             "position": await self.get_position(),

@@ -76,8 +76,17 @@ class SpecialCommands(ApiCore):
         return res
 
     async def cast_spell(self, spell_letter: str, direction: Optional[str] = None) -> ActionResult:
-        """Cast a memorized spell ('a' is the first spell). Direction for
-        directional spells: compass, 'up', 'down' or 'self'."""
+        """Cast the memorized spell with letter ``spell_letter`` ('a' is the first, as
+        NetHack's spell menu lists them), paying its Pw.
+        direction: for a spell that asks one (force bolt, sleep …) a compass
+        direction, 'up', 'down' or 'self'; a spell that does not ask ignores it.
+        Without one, a spell that asks is cast into nothing (the Pw is spent: "The
+        magical energy is released!") and the result fails with "this spell needs a
+        direction; pass direction=". Success means a turn passed or your status
+        changed; a miscast ("You fail to cast the spell correctly.") counts too, so
+        read the messages. Fails for an unknown letter (the error lists the spells
+        you know), with NetHack's words when you know none or lack the energy, and,
+        sending nothing, for an invalid direction."""
         key = None
         if direction is not None:
             key = self._direction_key(direction, allow_vertical=True)
@@ -100,9 +109,17 @@ class SpecialCommands(ApiCore):
         return res
 
     async def engrave(self, text: str = "Elbereth", item_letter: str = "-") -> ActionResult:
-        """Engrave ``text`` on the floor here, by default in the dust with your
-        fingers ('-'). "Elbereth" scares most monsters while you stand on it
-        (not @ humans, minotaurs or shopkeepers; it smudges when you fight)."""
+        """Engrave ``text`` (1-80 printable ASCII characters) on the floor of your
+        square. item_letter: '-' (default) writes in the dust with your fingers; the
+        letter of a wand, weapon or other item in your pack engraves with it (a wand
+        uses a charge and may burn, dig or do nothing). An engraving already here is
+        replaced where NetHack allows (its "add to the current engraving?" is
+        answered no). "Elbereth" scares most monsters while you stand on it (not @
+        humans, minotaurs or shopkeepers: see Monster.ignores_elbereth; it smudges
+        when you fight). Success means NetHack engraved it. Refuses (nothing sent)
+        other text and a letter not in your pack (the error lists your items); fails
+        with NetHack's words when you cannot engrave (levitating: "You can't reach
+        the floor!")."""
         if not isinstance(text, str) or not text or len(text) > 80 or any(ord(c) < 32 or ord(c) > 126 for c in text):
             return self._fail("text must be 1-80 printable ASCII characters")
         if item_letter != "-":
@@ -121,7 +138,15 @@ class SpecialCommands(ApiCore):
         )
 
     async def throw(self, item_letter: str, direction: str) -> ActionResult:
-        """Throw an inventory item (daggers, darts, rocks …) in a direction."""
+        """Throw the item with inventory letter ``item_letter`` (daggers, darts, rocks
+        …) in ``direction``, a compass direction. One of a stack flies (sometimes
+        several: NetHack's multishot) until it hits a monster or something solid,
+        and lands there: pick it up again later. Questions such as throwing your
+        wielded weapon are answered yes. Success means a turn passed or your pack
+        changed; the messages say what was hit. Fails, sending nothing, for a letter
+        not in your pack (the error lists your weapons, gems and rocks) or an
+        invalid direction; fails with NetHack's words for an item you cannot throw
+        (worn, or welded to you)."""
         err = await self._item_letter_error(item_letter, ("weapon", "gem", "rock"), "throwable")
         if err:
             return self._fail(err)
@@ -136,7 +161,13 @@ class SpecialCommands(ApiCore):
         )
 
     async def fire(self, direction: str) -> ActionResult:
-        """Fire what is in your quiver (arrows with a wielded bow, daggers …) in a direction."""
+        """Fire what is in your quiver (arrows with a wielded bow, daggers …) in
+        ``direction``, a compass direction: as throw() of the quivered item (arrows
+        without their launcher fly weakly). Success means a turn passed or your pack
+        changed. Fails, sending nothing, when the quiver is empty
+        (get_equipment()["quiver"] is None: throw() instead, or fill it with
+        send_keys("Q" + letter), which may leave a question open in ``.prompt``) or
+        for an invalid direction."""
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
