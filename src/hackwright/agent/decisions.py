@@ -71,8 +71,27 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MAX_REASONING = 2000
 
 
+ECHO_CHARS = 400  # of anything the model wrote that is echoed back to it
+
+
+def clip_echo(text: str, limit: int = ECHO_CHARS) -> str:
+    """``text`` as echoed back to the model: at most ``limit`` characters of its start, and
+    how many were cut ("(… 2999600 characters cut)"); a reply of megabytes must not come
+    back whole in the next request."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} (… {len(text) - limit} characters cut)"
+
+
 class DecisionError(ValueError):
-    """The reply could not be turned into a decision; the message says what to fix."""
+    """The reply could not be turned into a decision; the message says what to fix
+    (bounded: a message quoting the reply keeps only the start of each quote)."""
+
+    MAX_CHARS = 1200
+
+    def __init__(self, message: str = "", *args):
+        super().__init__(clip_echo(message, self.MAX_CHARS), *args)
 
 
 @dataclass
@@ -215,7 +234,7 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
         raise DecisionError(f'"action" must be a string: one of {choices}')
     action = _norm_action(raw_action)
     if action is None:
-        raise DecisionError(f'unknown action "{raw_action}"; use one of {choices}')
+        raise DecisionError(f'unknown action "{clip_echo(raw_action, 80)}"; use one of {choices}')
     if action not in allowed:
         raise DecisionError(f'the action "{action}" is not available here; use one of {choices}')
 
@@ -257,7 +276,7 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
         if isinstance(key, list) and len(key) == 1:
             key = key[0]
         if not isinstance(key, str):
-            raise DecisionError(f'"key" must be a string such as "h", not {json.dumps(key)}')
+            raise DecisionError(f'"key" must be a string such as "h", not {clip_echo(json.dumps(key), 80)}')
         return AgentDecision(type="direct_action", action=key, reasoning=why)
     query = _first_str(d, _QUERY_KEYS)
     if not query:
@@ -300,15 +319,15 @@ def _skill_name(d: dict, action: str) -> str:
                                 'want to read, such as "go_to"')
         raise DecisionError('a "create" decision needs "name": a snake_case skill name such as "fight_adjacent"')
     if not isinstance(raw, str):
-        raise DecisionError(f'the skill name must be a string, not {json.dumps(raw, default=str)}')
+        raise DecisionError(f'the skill name must be a string, not {clip_echo(json.dumps(raw, default=str), 80)}')
     name = raw.strip().strip("`'\"")
     if name.endswith("()"):
         name = name[:-2].rstrip()
     if not _IDENT.match(name):
-        suggestion = re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_").lower() or "my_skill"
+        suggestion = re.sub(r"[^0-9A-Za-z]+", "_", name[:60]).strip("_").lower() or "my_skill"
         if suggestion[0].isdigit():
             suggestion = "skill_" + suggestion
-        raise DecisionError(f'the skill name "{raw}" is not a Python identifier; use snake_case such as "{suggestion}"')
+        raise DecisionError(f'the skill name "{clip_echo(raw, 80)}" is not a Python identifier; use snake_case such as "{suggestion}"')
     return name
 
 

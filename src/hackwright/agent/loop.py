@@ -49,7 +49,7 @@ class DecisionContext:
     api: NetHackAPI
     state: dict
     memory: AgentMemory
-    skills: list  # the most relevant library skills
+    skills: list  # every library skill, the most relevant first
     skill_names: set[str]
     kills: dict[str, int]
     warnings: list[str]
@@ -79,6 +79,7 @@ class Agent:
     LOOP_WARN = 3  # the same decision this many times without progress: warn the model
     LOOP_FALLBACK = 5  # … this many: let the autopilot take one step
     MAX_SHOWS = 20  # `show` decisions per episode: they take no game time, so they are capped
+    MAX_QUERY_CHARS = 300  # of a lookup's question
 
     def __init__(self, config: EpisodeConfig, *, on_step: Optional[Callable[[StepReport, "Agent"], None]] = None,
                  strategist=None):
@@ -251,13 +252,19 @@ class Agent:
         except Exception:
             return Situation()
 
+    def _prompt_skills(self, state: dict) -> list:
+        """Every non-retired skill, the most relevant first: the prompt details the first
+        ``config.prompt_skills`` and lists the rest one short line each, so that no skill
+        (a built-in, or one the model just saved) drops out of sight."""
+        return self.library.relevant(self._situation(state), k=max(len(self.library.all()), 1))
+
     async def _step(self, step: int) -> None:
         api = self.api
         assert api is not None
         if self.recorder is not None:
             self.recorder.step = step
         state = await self._gather()
-        skills = self.library.relevant(self._situation(state), k=self.config.prompt_skills)
+        skills = self._prompt_skills(state)
         names = {s.name for s in self.library.all()}
         warnings = self._loop_warnings(state)
         if self._system is None:
@@ -410,6 +417,8 @@ class Agent:
         answer in the prompt for the next decisions. Takes no game time."""
         api = self.api
         assert api is not None
+        if len(question) > self.MAX_QUERY_CHARS:  # a question, not a document: cut before it travels
+            question = question[:self.MAX_QUERY_CHARS] + f" (… {len(question) - self.MAX_QUERY_CHARS} characters cut)"
         try:
             passages = await api.lookup(question, k=4)
         except Exception as e:  # noqa: BLE001 — a broken index must not end the episode
@@ -490,6 +499,8 @@ class Agent:
                 for k in _KILL.finditer(m):
                     self.kills[k.group("name").strip()] = turn
         shown = d.type == "show_skill"
+        if not api.game_over:  # the run's messages, each on its own turn, before its outcome
+            self.memory.update(api)
         self.memory.record_execution(ExecutionNote(
             turn=s.turn, skill="show" if shown else d.skill_name or d.type,
             params={"skill": d.skill_name} if shown else dict(d.params or {}),

@@ -40,6 +40,10 @@ _YOU_GOT = re.compile(r"^[a-zA-Z$] - (?P<item>.+?)\.$")
 _ALIGNED_ALTAR = re.compile(r"\b(?P<align>lawful|neutral|chaotic|unaligned) altar\b")  # NetHack's farlook text
 
 
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]} (… {len(text) - limit} characters cut)"
+
+
 class ShortTermMemory:
     """Recent happenings, kept under a token budget; the same message again at once
     raises the count of the last entry instead of adding one."""
@@ -237,8 +241,15 @@ class AgentMemory:
         self.knowledge: list[tuple[str, str]] = []  # (question, short answer) from lookups, newest last
         self.shown: list[tuple[str, str]] = []  # (skill name, code) the model asked to read, newest last
 
+    KNOWLEDGE_QUESTION_CHARS = 200  # of a lookup's question kept for the prompts …
+    KNOWLEDGE_ANSWER_CHARS = 800  # … and of its answer
+
     def add_knowledge(self, question: str, answer: str, keep: int = 4) -> None:
-        """Remember a lookup's answer for the next prompts (the last ``keep`` answers)."""
+        """Remember a lookup's answer for the next prompts (the last ``keep`` answers; a
+        long question or answer cut, saying how much was left out: every later prompt
+        carries them)."""
+        question = _clip(" ".join(str(question).split()), self.KNOWLEDGE_QUESTION_CHARS)
+        answer = _clip(str(answer).strip(), self.KNOWLEDGE_ANSWER_CHARS)
         self.knowledge = [(q, a) for q, a in self.knowledge if q != question][-(keep - 1):] + [(question, answer)]
 
     SHOWN_KEPT = 2  # skills whose code the prompt carries at once
@@ -262,13 +273,18 @@ class AgentMemory:
         bl = api.game.obs["blstats"]
         notes = self.dungeon.notes(int(bl[23]), int(bl[24]), stats.dungeon_level, stats.branch, stats.turn)
         self.dungeon.maps = api._maps
-        history = api._kb.history
-        new = history[self._seen_messages:] if self._seen_messages <= len(history) else history[-20:]
-        self._seen_messages = len(history)
+        kb = api._kb
+        # Each message on the turn it was seen: a skill run of 120 turns is folded in at
+        # its end, and its happenings must not all carry its last turn.
+        fresh = min(kb.messages_seen - self._seen_messages, len(kb.history))
+        self._seen_messages = kb.messages_seen
         hero = stats.position
-        for msg in new:
-            self.short_term.add(stats.turn, msg)
-            self._read_message(msg, notes, hero, stats.turn)
+        if fresh > 0:
+            turns = kb.history_turns[-fresh:]
+            turns = [stats.turn] * (fresh - len(turns)) + list(turns)
+            for msg, turn in zip(kb.history[-fresh:], turns):
+                self.short_term.add(turn, msg)
+                self._read_message(msg, notes, hero, turn)
         self._read_map(api, notes, stats.turn)
 
     def _read_message(self, msg: str, notes: LevelNotes, hero: Optional[Position], turn: int) -> None:
@@ -352,7 +368,10 @@ class AgentMemory:
                     parts.append(f"up stairs at ({mem.stairs_up.x},{mem.stairs_up.y})")
                 if mem.stairs_down:
                     parts.append(f"down stairs at ({mem.stairs_down.x},{mem.stairs_down.y})")
-                parts.append(f"explored {mem.explored_percentage():.0f}%")
+                # (No percentage: the level's size is unknown until it is explored.)
+                edge = int(mem.frontier_mask().sum())
+                parts.append(f"{int(mem.passable_mask().sum())} squares known to walk on, "
+                             + (f"{edge} next to unexplored parts" if edge else "nothing left to explore"))
                 searched = int((mem.search_count > 0).sum())
                 if searched:
                     parts.append(f"{searched} squares searched (most {int(mem.search_count.max())} times)")

@@ -162,16 +162,68 @@ def describe_layout(api, hero: Position, max_rooms: int = 8, max_corridors: int 
     return out
 
 
+def _branch_words(branch: str) -> str:
+    """A branch's name as a phrase: "the Gnomish Mines"; "Sokoban" takes no article."""
+    bare = branch.startswith("The ") or branch in ("Sokoban", "Fort Ludios", "Vlad's Tower")
+    return branch if bare else f"the {branch}"
+
+
+def _stairs_lines(mem, level, hero: Position) -> list[str]:
+    """One line per known staircase; those known to lead into another branch say where."""
+    if mem is not None:
+        ways = [("Down", p) for p in mem.all_stairs_down] + [("Up", p) for p in mem.all_stairs_up]
+        branch_of = dict(mem.branch_stairs)
+    else:
+        ways = [("Down", level.stairs_down)] if level.stairs_down else []
+        ways += [("Up", level.stairs_up)] if level.stairs_up else []
+        branch_of = {level.stairs_down: level.stairs_down_branch} if level.stairs_down_branch else {}
+    out = []
+    for way, p in ways:
+        other = branch_of.get(p)
+        if other:
+            head = f"{way} stairs to {_branch_words(other)} (another branch)"
+        elif any(w == way and q in branch_of for w, q in ways):
+            head = f"{way} stairs (staying in {_branch_words(level.branch)})"
+        else:
+            head = f"{way} stairs"
+        out.append(f"{head}: {_direction_words(hero, p)} at ({p.x},{p.y}).")
+    return out
+
+
+def _known_squares(mem, level) -> str:
+    """How much of the level is known, in squares: a share of the whole level cannot be
+    given (its size is unknown until explored), so no percentage."""
+    if mem is not None:
+        known = int(mem.passable_mask().sum())
+        open_edge = int(mem.frontier_mask().sum())
+    else:
+        known = sum(t.is_walkable for row in level.tiles for t in row)
+        open_edge = -1
+    text = f"{known} square(s) of this level known to walk on"
+    if open_edge == 0:
+        return text + ", none of them next to unexplored parts"
+    if open_edge > 0:
+        return text + f", {open_edge} of them next to unexplored parts (frontier)"
+    return text
+
+
 def describe_surroundings(api, state: dict[str, Any]) -> str:
-    """Structured description: place, monsters, items, stairs, doors, boulders, frontiers."""
+    """Structured description: place, monsters, objects (the one underfoot too, never a
+    creature standing on one), traps (also those under objects), stairs (with the branch
+    they lead to when known), doors, boulders, frontiers."""
     stats = state["stats"]
     hero: Position = stats.position
     level = state["level"]
+    try:
+        mem = api._level_memory()
+    except Exception:  # the description is an aid; without the memory it says less
+        mem = None
+    obs = api.game.obs
     lines = []
     here = level.tiles[hero.y][hero.x]
     place = "a corridor" if here.char == "#" else "a doorway" if (here.feature or "").endswith("door") \
         or here.feature == "doorway" else "a room"
-    lines.append(f"You stand in {place} at ({hero.x},{hero.y}); the level is {level.explored_percentage:.0f}% explored.")
+    lines.append(f"You stand in {place} at ({hero.x},{hero.y}); {_known_squares(mem, level)}.")
     lines += describe_layout(api, hero)
     mons = state["monsters"]
     if mons:
@@ -182,28 +234,32 @@ def describe_surroundings(api, state: dict[str, Any]) -> str:
         lines.append("Monsters: " + "; ".join(desc) + ".")
     else:
         lines.append("No monsters in view.")
-    if level.stairs_down:
-        lines.append(f"Down stairs: {_direction_words(hero, level.stairs_down)} at ({level.stairs_down.x},{level.stairs_down.y}).")
-    if level.stairs_up:
-        lines.append(f"Up stairs: {_direction_words(hero, level.stairs_up)} at ({level.stairs_up.x},{level.stairs_up.y}).")
-    doors, boulders, items = [], [], []
+    lines += _stairs_lines(mem, level, hero)
+    doors, boulders, items, traps = [], [], [], []
     for row in level.tiles:
         for t in row:
             if t.feature in ("closed door", "open door", "doorway") and len(doors) < 8:
                 doors.append(f"{t.feature} {_direction_words(hero, t.position)}")
             g = t.glyph
+            covered = G.IS_ITEM[g] and g != G.BOULDER_GLYPH
             if g == G.BOULDER_GLYPH and len(boulders) < 5:
                 boulders.append(_direction_words(hero, t.position))
-            elif G.IS_ITEM[g] and g != G.BOULDER_GLYPH and len(items) < 8:
-                # The glyph number encodes the true object type; name what the hero sees.
-                seen = observe.screen_description(api.game.obs, t.position) or t.char
-                items.append(f"{seen} {_direction_words(hero, t.position)}")
+            elif covered and len(items) < 8:
+                # The remembered glyph, named as seen (never the creature standing on it).
+                seen = observe.object_seen_at(obs, t.position, g)
+                on = f" (on a {t.trap_type})" if t.trap_type else ""
+                items.append(f"{seen}{on} {_direction_words(hero, t.position)}")
+            if t.trap_type and len(traps) < 8:
+                under = ", under an object" if covered else ""
+                traps.append(f"{t.trap_type} {_direction_words(hero, t.position)} at {_pos(t.position)}{under}")
     if doors:
         lines.append("Doors: " + "; ".join(doors) + ".")
     if boulders:
         lines.append("Boulders: " + "; ".join(boulders) + ".")
     if items:
         lines.append("Objects seen: " + "; ".join(items) + ".")
+    if traps:
+        lines.append("Known traps: " + "; ".join(traps) + ".")
     frontier = state.get("frontier")
     if frontier is not None:
         lines.append(f"Nearest unexplored frontier: {_direction_words(hero, frontier)} at ({frontier.x},{frontier.y}).")
@@ -222,11 +278,27 @@ def ascii_map(screen: str) -> str:
     return "\n".join(rows)
 
 
-def skills_section(skills: list, stats_of) -> str:
+PROMPT_SKILLS_DETAILED = 8  # skills listed with parameters' defaults, statistics and triggers
+_SUMMARY_CHARS = 90  # of a compactly listed skill's description
+_PARAM_NAMES_CHARS = 70  # of its parameter names
+
+
+def _summary(description: str) -> str:
+    """A description's first sentence, within ``_SUMMARY_CHARS``."""
+    text = " ".join((description or "").split())
+    ends = [i for i in (text.find(". "), text.find("! "), text.find("? ")) if i >= 0]
+    first = text[:min(ends) + 1] if ends else text
+    return first if len(first) <= _SUMMARY_CHARS else first[:_SUMMARY_CHARS - 1].rstrip() + "…"
+
+
+def skills_section(skills: list, stats_of, detailed: int = PROMPT_SKILLS_DETAILED) -> str:
+    """Every skill given (the most relevant first): the first ``detailed`` with their
+    parameters' defaults, success rates and triggers, the rest one short line each (name,
+    parameter names, the description's first sentence), so that every skill stays in view."""
     if not skills:
         return "(no skills in the library yet: create one)"
     lines = []
-    for s in skills:
+    for s in skills[:detailed]:
         st = stats_of(s.name) if stats_of else None
         params = ", ".join(getattr(p, "name", str(p)) + (f"={p.default_repr}" if getattr(p, "default_repr", None) else "")
                            for p in (s.parameters or []))
@@ -235,6 +307,14 @@ def skills_section(skills: list, stats_of) -> str:
             rate = f" [{st.success_rate:.0%} of {st.executions} runs succeeded]"
         trig = f" stops on: {', '.join(s.triggers)}" if s.triggers else ""
         lines.append(f"- {s.name}({params}) — {s.description}{rate}{trig}")
+    rest = skills[detailed:]
+    if rest:
+        lines.append(f"Other skills ({len(rest)}; `show` one to read its code and parameters):")
+    for s in rest:
+        names = ", ".join(getattr(p, "name", str(p)) for p in (s.parameters or []))
+        if len(names) > _PARAM_NAMES_CHARS:
+            names = names[:_PARAM_NAMES_CHARS].rsplit(",", 1)[0] + ", …"
+        lines.append(f"- {s.name}({names}) — {_summary(s.description)}")
     return "\n".join(lines)
 
 

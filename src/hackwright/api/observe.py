@@ -121,6 +121,51 @@ def screen_description(obs: dict, pos: Position) -> str:
     return sd[pos.y, pos.x].tobytes().rstrip(b"\0").decode("latin-1")
 
 
+# How NetHack names an unidentified object of a class by its appearance ("ruby potion").
+_APPEARANCE = {"potion": "{} potion", "wand": "{} wand", "ring": "{} ring", "amulet": "{} amulet",
+               "spellbook": "{} spellbook", "scroll": "scroll labeled {}", "gem": "{} gem"}
+
+
+def seen_object_name(glyph: int) -> str:
+    """What an object glyph looks like to a hero who has not identified it: a corpse
+    ("newt corpse"), a statue, an object by its appearance where it has one ("runed
+    dagger", "ruby potion", "bag") or by its name ("large box"). The glyph itself
+    encodes the true type, which the hero may not know, so the true name is given only
+    for objects that look like what they are."""
+    kind = G.KIND[glyph]
+    if kind == G.GlyphKind.CORPSE:
+        return f"{G.monster_name(glyph)} corpse"
+    if kind == G.GlyphKind.STATUE:
+        return f"statue of a {G.monster_name(glyph)}"
+    oidx = int(G.OBJECT_INDEX[glyph])
+    if oidx < 0:
+        return G.description(glyph)
+    d = nh.objdescr.from_idx(oidx)
+    name, looks = d.oc_name or "object", d.oc_descr
+    cls = G.object_class_name(glyph) or ""
+    if looks:
+        if cls == "gem" and looks == "gray":
+            return "gray stone"
+        if looks.lower().startswith(cls.lower()) or cls not in _APPEARANCE:
+            return looks
+        return _APPEARANCE[cls].format(looks)
+    if cls in ("potion", "wand", "ring", "spellbook", "scroll") and cls not in name:
+        return f"{cls} of {name}"
+    return name
+
+
+def object_seen_at(obs: dict, pos: Position, remembered: int) -> str:
+    """The name of the object remembered at ``pos`` (glyph ``remembered``): NetHack's
+    own words while the map still shows it there; when something stands on it now
+    (the hero, a monster), what it looked like (``seen_object_name``), never the
+    creature on top."""
+    if int(obs["glyphs"][pos.y, pos.x]) == remembered:
+        seen = screen_description(obs, pos)
+        if seen:
+            return seen
+    return seen_object_name(remembered)
+
+
 def visible_monsters(obs: dict, hero: Position) -> list[Monster]:
     """Monsters shown on the map now (not the hero), and the 'I' markers next to the hero.
 

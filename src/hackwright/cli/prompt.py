@@ -47,10 +47,10 @@ def opening_prompt(episode: "EpisodeConfig") -> tuple["PromptParts", list[tuple[
         Path(episode.db_path).parent.mkdir(parents=True, exist_ok=True)
         library = SkillLibrary(Path(episode.library_path), db_path=Path(episode.db_path))
         agent = Agent(episode, strategist=Autopilot())  # gathers the state; never asked to decide
-        agent.api = api
+        agent.api, agent.library = api, library
         # The loop's own gathering and skill choice, so the prompt is the one a model gets.
         state = asyncio.run(agent._gather())
-        skills = library.relevant(agent._situation(state), k=episode.prompt_skills)
+        skills = agent._prompt_skills(state)
         parts = build_prompt(api, state, agent.memory, skills, library.stats, [], system=system_prompt(api.hero_role),
                              task=episode.task, max_user_tokens=episode.max_prompt_tokens)
         return parts, system_sections(api.hero_role)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from ..backends.base import BackendError, Message, ModelBackend, ModelReply
-from ..decisions import AgentDecision, DecisionError, decision_from_reply
+from ..decisions import AgentDecision, DecisionError, clip_echo, decision_from_reply
 
 
 class ModelStrategist:
@@ -13,7 +13,8 @@ class ModelStrategist:
     text; a create's code may come in a ```python block either way).
 
     An unusable reply goes back to the model with what to fix, at most
-    ``max_invalid`` times per decision; then ``DecisionError`` reaches the loop,
+    ``max_invalid`` times per decision (the reply echoed back cut to its first few
+    hundred characters); then ``DecisionError`` reaches the loop,
     which skips the step (or lets the fallback strategist take it, when the user
     asked for one) and counts it.
     """
@@ -35,8 +36,10 @@ class ModelStrategist:
                 return decision_from_reply(reply.text, reply.tool_input)
             except DecisionError as e:
                 last_error = e
+                # Only the start of the unusable reply goes back: it may be megabytes long.
+                echo = reply.as_message()
                 messages = messages + [
-                    reply.as_message(),
+                    Message(echo.role, clip_echo(echo.content)),
                     Message("user", f"That decision could not be used: {e} Answer again with one JSON decision."),
                 ]
         raise DecisionError(f"no usable decision after {self.max_invalid + 1} replies: {last_error}")
