@@ -60,15 +60,23 @@ def called_filename(name: str) -> str:
     return f"<skill {name}>"
 
 
-def _traceback(exc: BaseException) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith("<skill ")]
-    lines = ["Traceback (the called skills' own lines):"]
-    for f in frames:
-        lines.append(f"  {f.filename[1:-1]}, line {f.lineno}, in {f.name}")
-        if f.line:
-            lines.append(f"    {f.line.strip()}")
+def own_traceback(exc: BaseException, keep: Callable[[Any], bool], title: str,
+                  where: Callable[[Any], str] = lambda f: "") -> str:
+    """The traceback of ``exc`` with only the frames ``keep`` accepts (a skill's own code,
+    never the harness's), each line prefixed by ``where(frame)``."""
+    lines = [title]
+    for f in traceback.extract_tb(exc.__traceback__):
+        if keep(f):
+            lines.append(f"  {where(f)}line {f.lineno}, in {f.name}")
+            if f.line:
+                lines.append(f"    {f.line.strip()}")
     lines.append(f"{type(exc).__name__}: {exc}")
     return "\n".join(lines)
+
+
+def _traceback(exc: BaseException) -> str:
+    return own_traceback(exc, lambda f: f.filename.startswith("<skill "),
+                         "Traceback (the called skills' own lines):", lambda f: f"{f.filename[1:-1]}, ")
 
 
 async def run_called(nh: Any, called: CalledSkill, params: dict, ns: dict) -> SkillResult:

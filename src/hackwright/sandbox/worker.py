@@ -19,14 +19,13 @@ import linecache
 import os
 import sys
 import time
-import traceback
 import types
 from typing import Any, Optional
 
 from ..api import models
 from ..skills.result import SkillResult
 from . import surface
-from .composition import CalledSkill, SkillCaller, SkillCalls
+from .composition import CalledSkill, SkillCaller, SkillCalls, own_traceback
 from .protocol import Channel, ProtocolError
 
 SKILL_FILENAME = "<skill>"
@@ -231,14 +230,7 @@ def drive(coro) -> Any:
 
 def trimmed_traceback(exc: BaseException) -> str:
     """The traceback, keeping only the frames of the skill's own code."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SKILL_FILENAME]
-    lines = ["Traceback (the skill's own lines):"]
-    for f in frames:
-        lines.append(f'  line {f.lineno}, in {f.name}')
-        if f.line:
-            lines.append(f"    {f.line.strip()}")
-    lines.append(f"{type(exc).__name__}: {exc}")
-    return "\n".join(lines)
+    return own_traceback(exc, lambda f: f.filename == SKILL_FILENAME, "Traceback (the skill's own lines):")
 
 
 def run_skill(chan: Channel, request: dict, restricted: bool = True) -> dict:
