@@ -5,7 +5,10 @@ memory). ``agent.model`` is a strategist spec: ``autopilot`` (offline, the
 default), ``anthropic:MODEL``, ``openai:MODEL[@BASE_URL]`` or ``replay:FILE``; a
 bare Claude or GPT model name is read as ``anthropic:``/``openai:`` of it.
 Environment variables are ``HACKWRIGHT_<SECTION>_<KEY>``, e.g.
-``HACKWRIGHT_AGENT_MODEL=openai:qwen@http://localhost:8000/v1``.
+``HACKWRIGHT_AGENT_MODEL=openai:qwen@http://localhost:8000/v1``. The model backend's
+``agent.model_timeout_seconds`` (per HTTP attempt) and ``agent.model_retries`` (retries of a
+call that timed out, failed with 408/409/429/5xx, lost its connection or came back
+unreadable; 0 for none) go to whichever backend ``agent.model`` names.
 
 Every setting is checked when the configuration loads: a value of the wrong type
 or out of range raises :class:`ConfigError` with one line naming the file (or the
@@ -38,7 +41,7 @@ class _Invalid(Exception):
 class Setting:
     """One setting of config.yaml: its default and what it takes.
 
-    ``kind`` is one of count (a whole number >= 1), number (``low``..``high``), flag
+    ``kind`` is one of count (a whole number >= 1, or >= ``low``), number (``low``..``high``), flag
     (true/false), text, path, choice (one of ``choices``), size (bytes like 256m) or
     grid (two counts, rows and columns). ``nullable`` settings also take null.
     """
@@ -64,7 +67,7 @@ class Setting:
     def valid(self) -> str:
         """What to write, e.g. "write a number from 0 to 2"."""
         if self.kind == "count":
-            text = "a whole number of at least 1"
+            text = f"a whole number of at least {1 if self.low is None else _num(self.low)}"
         elif self.kind == "number":
             if self.low is not None and self.high is not None:
                 text = f"a number from {_num(self.low)} to {_num(self.high)}"
@@ -99,7 +102,8 @@ class Setting:
     def _count(self, value: Any) -> int:
         if isinstance(value, str) and re.fullmatch(r"\+?\d+", value.strip()):
             value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        least = 1 if self.low is None else int(self.low)  # a count may start at 0 (retries)
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise _Invalid(self.valid())
         return value
 
@@ -169,6 +173,8 @@ SETTINGS: tuple[Setting, ...] = (
     _s("agent", "model", "autopilot", "text"),
     _s("agent", "max_tokens", 4096, "count"),
     _s("agent", "temperature", 0.7, "number", low=0, high=2),
+    _s("agent", "model_timeout_seconds", 120, "number", low=0, above=True),
+    _s("agent", "model_retries", 3, "count", low=0),
     _s("agent", "max_steps", 500, "count"),
     _s("agent", "max_model_calls", None, "count", nullable=True),
     _s("agent", "max_total_tokens", None, "count", nullable=True),
@@ -277,7 +283,8 @@ class Config:
             min_success_rate_to_save=float(sk["min_success_rate_to_save"]),
             auto_save=bool(sk["auto_save"]),
             short_term_tokens=int(m["short_term_tokens"]),
-            backend_options={"max_tokens": int(a["max_tokens"]), "temperature": float(a["temperature"])},
+            backend_options={"max_tokens": int(a["max_tokens"]), "temperature": float(a["temperature"]),
+                             "timeout": float(a["model_timeout_seconds"]), "max_retries": int(a["model_retries"])},
         )
         for k, v in flags.items():
             if v is not None:

@@ -17,7 +17,9 @@ Script steps, rendered in the format of whichever endpoint is hit:
   given, ``retry-after`` / ``retry-after-ms`` headers;
 * :class:`Delay` — wait (longer than the client's timeout, say) and then serve a step:
   the client gives up, and its retry gets the *next* step of the queue;
-* :class:`Raw` — any status, body and headers.
+* :class:`Raw` — any status, body and headers (``content_type`` replaces the JSON one; a
+  ``bytes`` body is sent as it is);
+* :class:`Disconnect` — announce a body, send only its first bytes and close the connection.
 
 ``reject_tools=True`` makes the chat endpoint answer every request that carries ``tools``
 with HTTP 400 (as servers without tool support do) without using a step. Every request is
@@ -62,6 +64,17 @@ class Raw:
     status: int
     body: Any
     headers: dict = field(default_factory=dict)
+    content_type: Optional[str] = None  # default: application/json
+
+
+@dataclass
+class Disconnect:
+    """A reply cut off in transit: headers announce all of ``body``, ``sent`` bytes of it
+    arrive, then the connection closes."""
+
+    body: bytes = b'{"id": "cut", "choices": [{"message": {"content": "a reply cut off in tran'
+    sent: int = 20
+    status: int = 200
 
 
 @dataclass
@@ -70,7 +83,7 @@ class Delay:
     then: "Step" = field(default_factory=lambda: Reply(text="(too late)"))
 
 
-Step = Union[Reply, HTTPError, Raw, Delay]
+Step = Union[Reply, HTTPError, Raw, Delay, Disconnect]
 
 
 @dataclass
@@ -203,7 +216,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, _error_body(api, 400, "fake server: no scripted reply left", None),
                        {"x-should-retry": "false"})
         elif isinstance(step, Raw):
-            self._send(step.status, step.body, step.headers)
+            self._send(step.status, step.body, step.headers, content_type=step.content_type)
+        elif isinstance(step, Disconnect):
+            self._cut_off(step)
         elif isinstance(step, HTTPError):
             headers = {}
             if step.retry_after is not None:
@@ -217,11 +232,24 @@ class _Handler(BaseHTTPRequestHandler):
             out = _anthropic_reply(step, model, n) if api == "anthropic" else _openai_reply(step, model, n)
             self._send(200, out, {"request-id": f"req_fake{n:04d}"} if api == "anthropic" else {})
 
-    def _send(self, status: int, body: Any, headers: Optional[dict] = None) -> None:
+    def _cut_off(self, step: Disconnect) -> None:
+        try:
+            self.send_response(step.status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(step.body)))
+            self.end_headers()
+            self.wfile.write(step.body[:step.sent])
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            pass
+        self.close_connection = True
+
+    def _send(self, status: int, body: Any, headers: Optional[dict] = None, *,
+              content_type: Optional[str] = None) -> None:
         payload = body if isinstance(body, (bytes, bytearray)) else json.dumps(body).encode("utf-8")
         try:
             self.send_response(status)
-            self.send_header("content-type", "application/json")
+            self.send_header("content-type", content_type or "application/json")
             self.send_header("content-length", str(len(payload)))
             for k, v in (headers or {}).items():
                 self.send_header(k, v)

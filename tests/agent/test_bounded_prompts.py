@@ -38,9 +38,21 @@ def user_prompt(body: dict) -> str:
     return next(m["content"] for m in body["messages"] if m["role"] == "user")
 
 
-async def test_a_900000_character_lookup_leaves_every_later_request_small(tmp_path, server):
+async def test_a_900000_character_reply_is_refused_and_the_model_told_the_limit(tmp_path, server):
     query = "is a floating eye corpse safe to eat " * 25_000  # 900,000 characters
-    assert len(query) >= 900_000
+    server.script(Reply(tool_input={"action": "lookup", "query": query}), SEARCH)
+    summary = await Agent(episode(tmp_path, server, steps=1)).run()
+    bodies = server.bodies("/v1/chat/completions")
+    assert summary.decisions == 1 and len(bodies) == 2
+    first, retry = bodies
+    told = retry["messages"][-1]["content"]
+    assert "200,000" in told and "could not be used" in told, told[:500]
+    assert size(retry) < size(first) + 3_000
+
+
+async def test_a_180000_character_lookup_leaves_every_later_request_small(tmp_path, server):
+    query = "is a floating eye corpse safe to eat " * 5_000  # 180,000 characters: under the reply cap
+    assert len(query) >= 180_000
     server.script(Reply(tool_input={"action": "lookup", "query": query}),
                   Reply(text="Eating a floating eye corpse grants telepathy; it is safe."),  # the summary
                   SEARCH, SEARCH)

@@ -22,7 +22,9 @@ its ``code`` argument or leave it to a fence in the reply's text
 missing ``"params"`` is ``{}``.
 
 Whatever cannot be understood raises :class:`DecisionError`, whose message tells the model
-exactly what to change, ready to be sent back to it.
+exactly what to change, ready to be sent back to it. That includes what is too big to be a
+decision: a text reply over :data:`MAX_REPLY_CHARS` characters, or a decision nesting deeper
+than :data:`MAX_DECISION_DEPTH` levels; no reply makes these functions raise anything else.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
-from .lenient_json import loads_lenient
+from .lenient_json import json_shape, loads_lenient
 
 # action word -> AgentDecision.type
 ACTION_TYPES = {
@@ -72,6 +74,10 @@ _MAX_REASONING = 2000
 
 
 ECHO_CHARS = 400  # of anything the model wrote that is echoed back to it
+# A decision is one small object (a create's code included): far bigger or deeper is a
+# broken reply, and refusing it early keeps the parsers linear and their recursion bounded.
+MAX_REPLY_CHARS = 200_000
+MAX_DECISION_DEPTH = 32
 
 
 def clip_echo(text: str, limit: int = ECHO_CHARS) -> str:
@@ -222,6 +228,7 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
     if not isinstance(d, dict):
         raise DecisionError(f"the decision must be a JSON object, not {type(d).__name__}; "
                             + _example(allowed))
+    _check_shape(d)
     d = {str(k).strip().lower(): v for k, v in d.items()}
     allowed = tuple(allowed)
     choices = ", ".join(allowed)
@@ -240,6 +247,7 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
 
     why = _first_str(d, _REASON_KEYS) or reasoning
     params = _params(d)
+    _check_shape(params)  # params given as a JSON string were only decoded now
     if action == "invoke":
         name = _skill_name(d, "invoke")
         return AgentDecision(type="invoke_skill", skill_name=name, params=params, reasoning=why)
@@ -282,6 +290,17 @@ def decision_from_dict(d: dict, *, allowed: Iterable[str] = DEFAULT_ACTIONS,
     if not query:
         raise DecisionError('a "lookup" decision needs "query": what to look up, such as "floating eye"')
     return AgentDecision(type="lookup", query=query, reasoning=why)
+
+
+def _check_shape(value: Any) -> None:
+    """DecisionError when a decision object nests too deep or holds too much text."""
+    depth, chars = json_shape(value, max_depth=MAX_DECISION_DEPTH)
+    if depth > MAX_DECISION_DEPTH:
+        raise DecisionError(f"the decision nests more than {MAX_DECISION_DEPTH} levels deep; write one flat JSON "
+                            'object such as {"action": "invoke", "skill": "name", "params": {"x": 1}}')
+    if chars > MAX_REPLY_CHARS:
+        raise DecisionError(f"the decision holds {chars:,} characters of text; keep it under {MAX_REPLY_CHARS:,} "
+                            "(the code of a skill included)")
 
 
 def _example(allowed: Iterable[str]) -> str:
@@ -402,6 +421,20 @@ def parse_decision(text: str, *, allowed: Iterable[str] = DEFAULT_ACTIONS) -> Ag
     allowed = tuple(allowed)
     if not isinstance(text, str) or not text.strip():
         raise DecisionError("the reply is empty; " + _example(allowed))
+    if len(text) > MAX_REPLY_CHARS:
+        raise DecisionError(f"the reply is {len(text):,} characters long; answer with one JSON decision, the whole "
+                            f"reply under {MAX_REPLY_CHARS:,} characters")
+    try:
+        return _parse_text(text, allowed)
+    except (RecursionError, MemoryError):
+        raise DecisionError(_UNREADABLE) from None
+
+
+_UNREADABLE = ("the reply could not be read (it nests too deeply or is too large); answer with one small, "
+               "flat JSON decision")
+
+
+def _parse_text(text: str, allowed: tuple[str, ...]) -> AgentDecision:
     code_spans, code_blocks = _code_fences(text)
     objects, broken = _json_objects(text, code_spans)
     chosen = None
@@ -434,6 +467,13 @@ def decision_from_reply(text: str, tool_input: Optional[dict], *,
     text = text if isinstance(text, str) else ""
     if tool_input is None:
         return parse_decision(text, allowed=allowed)
+    try:
+        return _from_tool_input(text, tool_input, allowed)
+    except (RecursionError, MemoryError):
+        raise DecisionError(_UNREADABLE) from None
+
+
+def _from_tool_input(text: str, tool_input: Any, allowed: tuple[str, ...]) -> AgentDecision:
     spans, blocks = _code_fences(text)
     name = _named(tool_input) if isinstance(tool_input, dict) else None
     try:
@@ -558,7 +598,8 @@ def _json_objects(text: str, skip: list[tuple[int, int]]) -> tuple[list[tuple[in
 
 def _match_brace(text: str, start: int) -> tuple[Optional[int], int]:
     """End (exclusive) of the balanced object starting at ``text[start] == "{"``, skipping
-    braces inside strings, or (None, depth still open; 0 when a string is left open)."""
+    braces inside strings, or (None, depth still open; 0 when a string is left open).
+    Braces nesting deeper than MAX_DECISION_DEPTH raise DecisionError."""
     depth = 0
     quote = None
     i, n = start, len(text)
@@ -576,6 +617,9 @@ def _match_brace(text: str, start: int) -> tuple[Optional[int], int]:
             quote = c
         elif c == "{":
             depth += 1
+            if depth > MAX_DECISION_DEPTH:  # also keeps the scan of a wall of braces linear
+                raise DecisionError(f"the JSON nests more than {MAX_DECISION_DEPTH} levels deep; write one flat "
+                                    'JSON object such as {"action": "invoke", "skill": "name", "params": {}}')
         elif c == "}":
             depth -= 1
             if depth == 0:

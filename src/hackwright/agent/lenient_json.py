@@ -1,5 +1,7 @@
 """JSON as models write it: ``json.loads`` first, then repaired (trailing commas, lone
-backslashes), then as a Python literal (single quotes, True/None)."""
+backslashes), then as a Python literal (single quotes, True/None). Whatever cannot be read —
+nesting too deep for the parsers, text too large to repair — is a ValueError, never
+RecursionError or MemoryError; :func:`json_shape` measures parsed JSON without recursion."""
 
 from __future__ import annotations
 
@@ -16,9 +18,13 @@ def loads_lenient(s: str) -> Any:
         return json.loads(s, strict=False)
     except ValueError as e:
         first = e
+    except (RecursionError, MemoryError):
+        raise ValueError("the JSON nests too deeply or is too large to read") from None
+    if len(s) > MAX_REPAIR_CHARS:  # repairs walk the text in Python: not for megabytes
+        raise ValueError(str(first))
     try:
         return json.loads(_repair(s, python=False), strict=False)
-    except ValueError:
+    except (ValueError, RecursionError, MemoryError):
         pass
     try:
         with warnings.catch_warnings():
@@ -27,6 +33,33 @@ def loads_lenient(s: str) -> Any:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         pass
     raise ValueError(str(first))
+
+
+MAX_REPAIR_CHARS = 200_000
+
+
+def json_shape(value: Any, *, max_depth: int) -> tuple[int, int]:
+    """(depth, characters) of parsed JSON: how deep its objects and arrays nest (a scalar
+    is 0, ``{"a": 1}`` is 1) and how many characters its strings and keys hold. Iterative,
+    so any depth is measured; the walk stops once ``max_depth`` is exceeded (the depth
+    returned is then ``max_depth + 1``)."""
+    depth = chars = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, str):
+            chars += len(item)
+        elif isinstance(item, (dict, list, tuple)):
+            level += 1
+            depth = max(depth, level)
+            if depth > max_depth:
+                return depth, chars
+            if isinstance(item, dict):
+                chars += sum(len(str(k)) for k in item)
+                stack.extend((v, level) for v in item.values())
+            else:
+                stack.extend((v, level) for v in item)
+    return depth, chars
 
 
 _JSON_ESCAPES = set('"\\/bfnrtu')

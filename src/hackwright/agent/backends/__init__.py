@@ -8,6 +8,7 @@ from .base import (
     ModelBackend,
     ModelReply,
     Price,
+    UnreadableReplyError,
     estimate_cost,
     make_backend,
     parse_spec,
@@ -17,6 +18,7 @@ from .replay import ReplayBackend
 from .transcript import RecordingBackend, TranscriptWriter, read_transcript
 
 __all__ = [
-    "PRICES", "BackendError", "Message", "ModelBackend", "ModelReply", "Price", "estimate_cost", "make_backend",
-    "parse_spec", "price_for", "ReplayBackend", "RecordingBackend", "TranscriptWriter", "read_transcript",
+    "PRICES", "BackendError", "Message", "ModelBackend", "ModelReply", "Price", "UnreadableReplyError",
+    "estimate_cost", "make_backend", "parse_spec", "price_for", "ReplayBackend", "RecordingBackend",
+    "TranscriptWriter", "read_transcript",
 ]

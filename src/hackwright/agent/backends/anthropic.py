@@ -13,22 +13,25 @@
   (×2 per retry, at most 8 s, up to 25 % jitter) unless the response's ``retry-after-ms`` /
   ``retry-after`` says how long to wait. ``timeout`` bounds each attempt. The reply
   records the attempts made (``retries_taken + 1`` from the raw response).
+* Replies are read from the response body as sent (not through the SDK's parsed object):
+  a body that is not a Messages reply — HTML, cut-off JSON, an error object, no
+  ``content`` list, a text block without text — is retried within ``max_retries``, then
+  raised as :class:`UnreadableReplyError` (see ``base.py``).
 * No sampling parameters are sent by default (recent models reject non-default
   ``temperature``); ``temperature=`` sends one through ``extra_body``.
 """
 
 from __future__ import annotations
 
-import inspect
-import json
 import time
 from typing import Any, Iterable, Optional
 
 import anthropic
 
-from ..decisions import DEFAULT_ACTIONS, decision_tool
+from ..decisions import DEFAULT_ACTIONS, decision_tool, loads_lenient
 from .base import DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S, BackendError, Message, ModelReply, \
-    Price, env_key, estimate_cost, price_for, sdk_error
+    Price, UnreadableReplyError, client_with_retries, count, env_key, estimate_cost, price_for, read_body, \
+    sdk_error, status_error_message, text_of, with_retries
 
 
 class AnthropicBackend:
@@ -41,6 +44,7 @@ class AnthropicBackend:
                  allowed_actions: Iterable[str] = DEFAULT_ACTIONS, extra_body: Optional[dict] = None,
                  client: Any = None):
         self.model = model
+        self.base_url = base_url
         self.max_retries = max_retries
         self.timeout = timeout
         self.max_tokens = max_tokens
@@ -82,54 +86,72 @@ class AnthropicBackend:
             body["extra_body"] = extra
         return body
 
+    @property
+    def _provider(self) -> str:
+        return "Anthropic" if self.base_url is None else f"Anthropic API at {self.base_url}"
+
+    async def _send(self, body: dict, retries: int) -> Any:
+        client = client_with_retries(self.client, retries, self.max_retries)
+        return await client.messages.with_raw_response.create(**body)
+
     async def complete(self, system: str, messages: list[Message], *, use_tools: bool = True) -> ModelReply:
         body = self.request_body(system, messages, use_tools=use_tools)
         start = time.perf_counter()
         try:
-            raw = await self.client.messages.with_raw_response.create(**body)
-            msg = raw.parse()
-            if inspect.isawaitable(msg):
-                msg = await msg
+            reply, attempts = await with_retries(lambda retries: self._send(body, retries), self._read,
+                                                 max_retries=self.max_retries, provider=self._provider)
         except anthropic.APIError as e:
-            raise sdk_error(e, anthropic, provider="Anthropic", max_retries=self.max_retries, timeout=self.timeout,
-                            secret=self._secret, env_var="ANTHROPIC_API_KEY") from e
-        latency = time.perf_counter() - start
-        texts, tool_input = [], None
-        for block in msg.content:
-            kind = getattr(block, "type", None)
-            if kind == "text":
-                texts.append(block.text)
-            elif kind == "tool_use" and tool_input is None:
-                tool_input = dict(block.input) if isinstance(block.input, dict) else {"input": block.input}
-        usage = msg.usage
-        reply = ModelReply(
-            text="\n".join(texts),
-            tool_input=tool_input,
-            input_tokens=usage.input_tokens or 0,
-            output_tokens=usage.output_tokens or 0,
-            cache_read_tokens=usage.cache_read_input_tokens or 0,
-            cache_write_tokens=usage.cache_creation_input_tokens or 0,
-            latency_s=latency,
-            model=msg.model or self.model,
-            raw=_body(raw, msg),
-            attempts=getattr(raw, "retries_taken", 0) + 1,
-            stop_reason=msg.stop_reason,
-        )
+            raise sdk_error(e, anthropic, provider=self._provider, max_retries=self.max_retries,
+                            timeout=self.timeout, secret=self._secret, env_var="ANTHROPIC_API_KEY") from e
+        reply.latency_s = time.perf_counter() - start
+        reply.attempts = attempts
         priced = self.model if price_for(self.model) else reply.model
         reply.cost_usd = estimate_cost(priced, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
                                        cache_read_tokens=reply.cache_read_tokens,
                                        cache_write_tokens=reply.cache_write_tokens, price=self.price)
         return reply
 
+    def _read(self, raw: Any) -> ModelReply:
+        """The reply in a raw response, read from its body; UnreadableReplyError when the body
+        is not a Messages reply."""
+        provider = self._provider
+        body = read_body(raw.http_response, provider=provider)
+        if body.get("type") == "error":
+            raise UnreadableReplyError(f"{provider} sent an error with HTTP "
+                                       f"{getattr(raw.http_response, 'status_code', '?')}: "
+                                       f"{status_error_message(None, body, 'no message')}")
+        content = body.get("content")
+        if not isinstance(content, list):
+            raise UnreadableReplyError(f"{provider} sent a reply without a content list")
+        texts, tool_input = [], None
+        for block in content:
+            if not isinstance(block, dict):
+                raise UnreadableReplyError(f"{provider} sent a content block that is not an object")
+            kind = block.get("type")
+            if kind == "text":
+                if not isinstance(block.get("text"), str):
+                    raise UnreadableReplyError(f"{provider} sent a text block without text")
+                texts.append(block["text"])
+            elif kind == "tool_use" and tool_input is None:
+                given = block.get("input")
+                if isinstance(given, str):  # some proxies pass the input on as a JSON string
+                    try:
+                        given = loads_lenient(given)
+                    except ValueError:
+                        pass
+                tool_input = dict(given) if isinstance(given, dict) else {"input": given}
+        usage = body.get("usage")
+        return ModelReply(
+            text="\n".join(texts),
+            tool_input=tool_input,
+            input_tokens=count(usage, "input_tokens"),
+            output_tokens=count(usage, "output_tokens"),
+            cache_read_tokens=count(usage, "cache_read_input_tokens"),
+            cache_write_tokens=count(usage, "cache_creation_input_tokens"),
+            model=text_of(body, "model") or self.model,
+            raw=body,
+            stop_reason=text_of(body, "stop_reason"),
+        )
+
     async def aclose(self) -> None:
         await self.client.close()
-
-
-def _body(raw: Any, parsed: Any) -> dict:
-    try:
-        body = json.loads(raw.http_response.content)
-        if isinstance(body, dict):
-            return body
-    except (ValueError, AttributeError, TypeError):
-        pass
-    return parsed.model_dump(mode="json", exclude_none=True)

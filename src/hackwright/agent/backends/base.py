@@ -18,6 +18,16 @@ backoff, honouring ``retry-after``), ``timeout`` (seconds per attempt, default 1
 ``max_tokens`` (default 4096), ``price`` (a :class:`Price` for a model the table lacks).
 ``make_backend(..., transcript=PATH)`` records every exchange (see ``transcript.py``).
 
+Any reply is survived: a body the harness cannot read as its API's reply (an HTML page from
+a proxy, JSON cut off, the wrong shape, an empty or binary body, nesting deeper than
+:data:`MAX_BODY_DEPTH`) is an :class:`UnreadableReplyError`. It is retried like a 5xx, within
+the same ``max_retries`` (the SDK's retries and these share one count, so a call makes at
+most ``max_retries + 1`` HTTP attempts), after 0.5 s, 1 s, 2 s … (at most 8 s, less up to
+25 % jitter); then it is a failed model call like any other :class:`BackendError`. A body
+whose JSON is right but whose content-type is not is read all the same. The configuration
+sets ``timeout`` and ``max_retries`` as ``agent.model_timeout_seconds`` and
+``agent.model_retries``.
+
 Tokens: ``input_tokens`` are the prompt tokens billed at the full input rate (OpenAI's
 ``prompt_tokens`` minus the cached ones; Anthropic's ``input_tokens``, which already
 exclude the cache), ``cache_read_tokens`` / ``cache_write_tokens`` the cached ones,
@@ -27,13 +37,18 @@ never written to transcripts and never put in error messages.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, NamedTuple, Optional, Protocol, runtime_checkable
+from typing import Any, Awaitable, Callable, Iterable, NamedTuple, Optional, Protocol, TypeVar, \
+    runtime_checkable
 
-from ..decisions import DEFAULT_ACTIONS, AgentDecision, DecisionError, decision_from_dict, format_decision, \
-    parse_decision
+from ..decisions import DEFAULT_ACTIONS, AgentDecision, DecisionError, clip_echo, decision_from_dict, \
+    format_decision, parse_decision
+from ..lenient_json import json_shape
 
 log = logging.getLogger(__name__)
 
@@ -90,9 +105,10 @@ class ModelReply:
         try:
             call = format_decision(decision_from_dict(self.tool_input, allowed=("invoke", "create", "direct", "lookup")))
         except DecisionError:
-            import json
-
-            call = json.dumps(self.tool_input, ensure_ascii=False, default=str)
+            try:
+                call = json.dumps(self.tool_input, ensure_ascii=False, default=str)
+            except (ValueError, TypeError, RecursionError, MemoryError):
+                call = "(a decide call whose input could not be written out)"
         return Message("assistant", (self.text.strip() + "\n" + call).strip())
 
 
@@ -105,6 +121,15 @@ class BackendError(RuntimeError):
         self.retryable = retryable  # worth trying again later (rate limit, overload, timeout)
         self.status = status  # HTTP status, when there was a response
         self.attempts = attempts  # HTTP attempts made, when known
+
+
+class UnreadableReplyError(BackendError):
+    """The server answered, but with a body that is not a reply of its API (an HTML page,
+    JSON cut off or of the wrong shape, nothing at all). Retryable: the backends retry it
+    like a 5xx, then raise it as a failed call."""
+
+    def __init__(self, message: str, *, attempts: Optional[int] = None, status: Optional[int] = None):
+        super().__init__(message, retryable=True, status=status, attempts=attempts)
 
 
 @runtime_checkable
@@ -319,3 +344,116 @@ def status_error_message(status: Optional[int], body: Any, fallback: str) -> str
         if isinstance(err, str):
             return err
     return fallback
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading replies; retrying the unreadable ones
+
+MAX_BODY_DEPTH = 200  # far beyond any real reply; keeps every later json.dumps of it safe
+RETRY_DELAY_S = 0.5  # the first wait before retrying an unreadable reply, doubled each time
+MAX_RETRY_DELAY_S = 8.0
+T = TypeVar("T")
+
+
+def snippet(data: Any, limit: int = 80) -> str:
+    """The start of a body on one line, quoted, for an error message."""
+    text = data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) else str(data)
+    return repr(clip_echo(" ".join(text.split()), limit))
+
+
+def read_body(response: Any, *, provider: str) -> dict:
+    """The JSON object in an HTTP response (an ``httpx.Response``), or
+    :class:`UnreadableReplyError` saying what came instead."""
+    status = getattr(response, "status_code", None)
+    ctype = (response.headers.get("content-type") or "none").split(";")[0].strip()
+    data = response.content
+    if not data or not data.strip():
+        raise UnreadableReplyError(f"{provider} sent an empty reply (HTTP {status}, content-type {ctype})",
+                                   status=status)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableReplyError(f"{provider} sent {len(data):,} bytes that are not text (content-type {ctype}): "
+                                   f"{snippet(data)}", status=status) from None
+    try:
+        body = json.loads(text)
+    except (RecursionError, MemoryError):
+        raise UnreadableReplyError(f"{provider} sent JSON that nests too deeply or is too large to read "
+                                   f"({len(data):,} bytes)", status=status) from None
+    except ValueError as e:
+        if text.lstrip()[:1] == "<":  # a proxy's or gateway's error page
+            raise UnreadableReplyError(f"{provider} sent an HTML page, not JSON (HTTP {status}, content-type "
+                                       f"{ctype}): {snippet(text)}", status=status) from None
+        if "json" not in ctype.lower():
+            raise UnreadableReplyError(f"{provider} sent a reply that is not JSON (HTTP {status}, content-type "
+                                       f"{ctype}): {snippet(text)}", status=status) from None
+        raise UnreadableReplyError(f"{provider} sent JSON that is cut off or broken ({e}; {len(data):,} bytes): "
+                                   f"{snippet(text)}", status=status) from None
+    if not isinstance(body, dict):
+        raise UnreadableReplyError(f"{provider} sent JSON that is {_kind(body)}, not an object: {snippet(text)}",
+                                   status=status)
+    depth, _ = json_shape(body, max_depth=MAX_BODY_DEPTH)
+    if depth > MAX_BODY_DEPTH:
+        raise UnreadableReplyError(f"{provider} sent JSON nesting more than {MAX_BODY_DEPTH} levels deep",
+                                   status=status)
+    return body
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    return f"a {type(value).__name__}"
+
+
+def count(obj: Any, key: str) -> int:
+    """A token count from a usage object: 0 when it is missing or not a whole number."""
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def text_of(obj: dict, key: str) -> Optional[str]:
+    """``obj[key]`` when it is text (None when missing or of another type)."""
+    value = obj.get(key)
+    return value if isinstance(value, str) else None
+
+
+async def with_retries(send: Callable[[int], Awaitable[Any]], read: Callable[[Any], T], *, max_retries: int,
+                       provider: str) -> tuple[T, int]:
+    """Send a request and read its reply, retrying replies that cannot be read; returns
+    (what ``read`` made of it, HTTP attempts made).
+
+    ``send(retries)`` makes the request with the SDK allowed ``retries`` retries of its own
+    and returns its raw response (whose ``retries_taken`` says how many it took); the SDK's
+    errors pass through. ``read(raw)`` raises :class:`UnreadableReplyError` for a body that is
+    not a reply (any other exception it raises counts as one too). All attempts share
+    ``max_retries``, so an SDK error after unreadable replies has used the whole count."""
+    used = 0
+    while True:
+        raw = await send(max(0, max_retries - used))
+        used += int(getattr(raw, "retries_taken", 0) or 0) + 1
+        try:
+            return read(raw), used
+        except UnreadableReplyError as e:
+            error: BackendError = e
+        except Exception as e:  # noqa: BLE001 — a reply the harness cannot read is a failed call, never a crash
+            error = UnreadableReplyError(f"{provider} sent a reply that could not be read "
+                                         f"({type(e).__name__}: {clip_echo(str(e), 200)})")
+        if used > max_retries:
+            plural = "s" if used > 1 else ""
+            raise UnreadableReplyError(f"{error} ({used} attempt{plural})", attempts=used,
+                                       status=error.status) from None
+        delay = min(MAX_RETRY_DELAY_S, RETRY_DELAY_S * 2 ** (used - 1)) * random.uniform(0.75, 1.0)
+        log.warning("%s; retrying in %.1f s", error, delay)
+        await asyncio.sleep(delay)
+
+
+def client_with_retries(client: Any, retries: int, default: int) -> Any:
+    """``client`` allowed ``retries`` SDK retries (a copy sharing its connections, when that
+    differs from the ``default`` it was made with)."""
+    if retries == default or not hasattr(client, "with_options"):
+        return client
+    return client.with_options(max_retries=retries)

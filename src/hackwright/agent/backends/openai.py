@@ -13,6 +13,10 @@ Ollama, LM Studio …) via ``base_url`` (``openai:MODEL@http://127.0.0.1:8000/v1
   errors and timeouts, exponential backoff from 0.5 s (×2, at most 8 s, jitter) unless
   ``retry-after-ms`` / ``retry-after`` (up to 120 s) says otherwise; ``timeout`` bounds
   each attempt. The reply records the attempts made (``retries_taken + 1``).
+* Replies are read from the response body as sent (not through the SDK's parsed object):
+  a body that is not a Chat Completions reply — HTML, cut-off JSON, no ``choices``, a
+  ``content`` that is neither text nor text parts — is retried within ``max_retries``,
+  then raised as :class:`UnreadableReplyError` (see ``base.py``).
 * Keys: ``api_key=``, else ``OPENAI_API_KEY`` for OpenAI's own servers only; other servers
   get ``"EMPTY"`` (local servers ignore it) so that a real key never leaves for them.
 * ``max_tokens``: sent as ``max_completion_tokens`` to OpenAI (its reasoning models reject
@@ -21,7 +25,6 @@ Ollama, LM Studio …) via ``base_url`` (``openai:MODEL@http://127.0.0.1:8000/v1
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import time
@@ -31,7 +34,8 @@ import openai
 
 from ..decisions import DEFAULT_ACTIONS, decision_tool, loads_lenient
 from .base import DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S, BackendError, Message, ModelReply, \
-    Price, env_key, estimate_cost, is_official, price_for, sdk_error
+    Price, UnreadableReplyError, client_with_retries, count, env_key, estimate_cost, is_official, price_for, \
+    read_body, sdk_error, status_error_message, text_of, with_retries
 
 log = logging.getLogger(__name__)
 
@@ -83,81 +87,98 @@ class OpenAIBackend:
             body["extra_body"] = dict(self.extra_body)
         return body
 
-    async def _create(self, body: dict) -> Any:
-        raw = await self.client.chat.completions.with_raw_response.create(**body)
-        parsed = raw.parse()
-        if inspect.isawaitable(parsed):
-            parsed = await parsed
-        return raw, parsed
+    @property
+    def _provider(self) -> str:
+        return "OpenAI" if self.base_url is None else f"server {self.base_url}"
+
+    async def _send(self, body: dict, retries: int) -> Any:
+        """The raw response to ``body``; a server that rejects tools is asked again without."""
+        create = client_with_retries(self.client, retries, self.max_retries).chat.completions.with_raw_response.create
+        try:
+            return await create(**body)
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as e:
+            if "tools" not in body or not _mentions_tools(e):
+                raise
+            log.warning("%s rejected tools (%s); asking without tools from now on", self.base_url or "OpenAI",
+                        getattr(e, "message", e))
+            self.supports_tools = False
+            body.pop("tools", None)
+            body.pop("tool_choice", None)
+            return await create(**body)
 
     def _error(self, e: BaseException) -> BackendError:
-        return sdk_error(e, openai, provider="OpenAI" if self.base_url is None else f"server {self.base_url}",
-                         max_retries=self.max_retries, timeout=self.timeout, secret=self._secret,
-                         env_var="OPENAI_API_KEY")
+        return sdk_error(e, openai, provider=self._provider, max_retries=self.max_retries, timeout=self.timeout,
+                         secret=self._secret, env_var="OPENAI_API_KEY")
 
     async def complete(self, system: str, messages: list[Message], *, use_tools: bool = True) -> ModelReply:
         body = self.request_body(system, messages, use_tools=use_tools)
         start = time.perf_counter()
         try:
-            try:
-                raw, comp = await self._create(body)
-            except (openai.BadRequestError, openai.UnprocessableEntityError) as e:
-                if "tools" not in body or not _mentions_tools(e):
-                    raise
-                log.warning("%s rejected tools (%s); asking without tools from now on", self.base_url or "OpenAI",
-                            getattr(e, "message", e))
-                self.supports_tools = False
-                body.pop("tools", None)
-                body.pop("tool_choice", None)
-                raw, comp = await self._create(body)
+            reply, attempts = await with_retries(lambda retries: self._send(body, retries), self._read,
+                                                 max_retries=self.max_retries, provider=self._provider)
         except openai.APIError as e:
             raise self._error(e) from e
-        latency = time.perf_counter() - start
-        if not comp.choices:
-            raise BackendError(f"{self.base_url or 'OpenAI'} returned no choices")
-        message = comp.choices[0].message
-        text = message.content or ""
-        tool_input = None
-        for call in message.tool_calls or []:
-            fn = getattr(call, "function", None)
-            if fn is None:
-                continue
-            args = fn.arguments
-            if isinstance(args, dict):
-                tool_input = args
-            else:
-                try:
-                    parsed = loads_lenient(args or "{}")
-                except ValueError:
-                    parsed = None
-                if isinstance(parsed, dict):
-                    tool_input = parsed
-                else:  # unreadable arguments: leave them to the text parser (and its error message)
-                    text = (text + "\n" + str(args)).strip()
-            break
-        usage = comp.usage
-        prompt = getattr(usage, "prompt_tokens", 0) or 0
-        details = getattr(usage, "prompt_tokens_details", None)
-        cached = (getattr(details, "cached_tokens", 0) or 0) if details else 0
-        written = (getattr(details, "cache_write_tokens", 0) or 0) if details else 0
-        reply = ModelReply(
-            text=text,
-            tool_input=tool_input,
-            input_tokens=max(0, prompt - cached - written),
-            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
-            cache_read_tokens=cached,
-            cache_write_tokens=written,
-            latency_s=latency,
-            model=comp.model or self.model,
-            raw=_body(raw, comp),
-            attempts=getattr(raw, "retries_taken", 0) + 1,
-            stop_reason=comp.choices[0].finish_reason,
-        )
+        reply.latency_s = time.perf_counter() - start
+        reply.attempts = attempts
         priced = self.model if price_for(self.model) else reply.model
         reply.cost_usd = estimate_cost(priced, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
                                        cache_read_tokens=reply.cache_read_tokens,
                                        cache_write_tokens=reply.cache_write_tokens, price=self.price)
         return reply
+
+    def _read(self, raw: Any) -> ModelReply:
+        """The reply in a raw response, read from its body; UnreadableReplyError when the body
+        is not a Chat Completions reply."""
+        provider = self._provider
+        body = read_body(raw.http_response, provider=provider)
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices:
+            said = f": {status_error_message(None, body, '')}" if "error" in body else ""
+            raise UnreadableReplyError(f"{provider} sent a reply without choices{said}".rstrip(": "))
+        first = choices[0]
+        message = first.get("message") if isinstance(first, dict) else None
+        if not isinstance(message, dict):
+            raise UnreadableReplyError(f"{provider} sent a reply whose choices[0] has no message object")
+        text = _content_text(message.get("content"), provider)
+        tool_input = None
+        calls = message.get("tool_calls")
+        if calls is not None and not isinstance(calls, list):
+            raise UnreadableReplyError(f"{provider} sent tool_calls that are not a list")
+        for call in calls or []:
+            fn = call.get("function") if isinstance(call, dict) else None
+            if not isinstance(fn, dict):
+                continue
+            args = fn.get("arguments")
+            if args is None:
+                args = "{}"
+            if isinstance(args, dict):
+                tool_input = args
+            else:
+                try:
+                    parsed = loads_lenient(args or "{}") if isinstance(args, str) else args
+                except ValueError:
+                    parsed = None
+                if isinstance(parsed, dict):
+                    tool_input = parsed
+                else:  # unreadable arguments: leave them to the text parser (and its error message)
+                    shown = args if isinstance(args, str) else json.dumps(args, default=str)
+                    text = (text + "\n" + shown).strip()
+            break
+        usage = body.get("usage")
+        prompt = count(usage, "prompt_tokens")
+        details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
+        cached, written = count(details, "cached_tokens"), count(details, "cache_write_tokens")
+        return ModelReply(
+            text=text,
+            tool_input=tool_input,
+            input_tokens=max(0, prompt - cached - written),
+            output_tokens=count(usage, "completion_tokens"),
+            cache_read_tokens=cached,
+            cache_write_tokens=written,
+            model=text_of(body, "model") or self.model,
+            raw=body,
+            stop_reason=text_of(first, "finish_reason"),
+        )
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -169,11 +190,12 @@ def _mentions_tools(err: BaseException) -> bool:
     return "tool" in text or "function" in text
 
 
-def _body(raw: Any, parsed: Any) -> dict:
-    try:
-        body = json.loads(raw.http_response.content)
-        if isinstance(body, dict):
-            return body
-    except (ValueError, AttributeError, TypeError):
-        pass
-    return parsed.model_dump(mode="json", exclude_none=True)
+def _content_text(content: Any, provider: str) -> str:
+    """A message's ``content``: text, null, or a list of text parts (as some servers send)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(isinstance(part, dict) for part in content):
+        return "".join(part["text"] for part in content if isinstance(part.get("text"), str))
+    raise UnreadableReplyError(f"{provider} sent a message whose content is {type(content).__name__}, not text")
