@@ -439,8 +439,11 @@ async def test_a_jackal_killed_in_melee_is_eaten_at_once_though_the_hero_is_not_
     d = await decide(pilot, api, names, state)
     assert d.skill_name == "eat_when_hungry", d
     assert d.params["force"] and d.params["corpses_only"]
-    x, y = fight.data["at"]
-    assert d.params["kills"] == {"jackal": [fight.data["killed_turn"], x, y]}
+    # The API remembers the kill, its square and turn: the skill needs nothing passed in.
+    assert "kills" not in d.params
+    kill = (await api.recent_kills())[-1]
+    assert (kill.species, tuple(kill.position)) == ("jackal", tuple(fight.data["at"]))
+    assert kill.turn <= fight.data["killed_turn"]
     # Once only: the next decision goes on with the game.
     pilot.observe("eat_when_hungry", None, api)
     d = await decide(pilot, api, names, await game_state(api))

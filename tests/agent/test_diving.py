@@ -37,6 +37,21 @@ def test_a_pick_axe_for_sale_or_an_empty_wand_of_digging_is_no_digging_tool():
     assert digging_tool([for_sale, empty, charged]) is charged
 
 
+def test_a_wand_of_digging_found_empty_is_no_digging_tool_though_its_charges_never_showed():
+    """Engrave-testing identifies a wand of digging but not its charges: once dig_down
+    finds it empty, its text still reads "a wand of digging" (a Samurai asked to dig with
+    one 40 times)."""
+    from hackwright.agent.strategists.diving import DivePolicy
+
+    wand = SimpleNamespace(text="a wand of digging", name="wand of digging")
+    policy = DivePolicy()
+    assert policy.digging_tool([wand]) is wand
+    policy.note_dig_result(SimpleNamespace(stopped_reason="dug"), [wand])
+    assert policy.digging_tool([wand]) is wand
+    policy.note_dig_result(SimpleNamespace(stopped_reason="no_tool"), [wand])
+    assert policy.digging_tool([wand]) is None
+
+
 def test_feeling_more_confident_asks_for_enhance_once():
     from hackwright.agent.strategists.diving import DivePolicy
 
@@ -112,3 +127,31 @@ async def test_an_unknown_wand_is_engrave_tested_once_for_digging(make_api):
     assert d.skill_name == "get_digging_tool" and d.params["fight"] is False, d
     d = await decide(pilot, api, names, await game_state(api))
     assert d.skill_name != "get_digging_tool", d  # tested once is enough
+
+
+async def test_in_the_gnomish_mines_a_fit_hero_hunts_dwarves_and_a_hero_with_a_pick_climbs_out(make_api):
+    """Most of the Mines' dwarves carry a pick-axe or a mattock. A hero able to fight them
+    explores the Mines' first two levels for one (and no further); a weak one does not; a
+    hero who has a digging tool climbs back to the main dungeon, which goes down fifty
+    levels where the Mines end after about eight."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    names = SKILLS | {"retreat_upstairs"}
+    for role, fit in (("valkyrie", True), ("healer", False)):
+        api = make_api(room_des(ROOM, hero=(2, 2)), seed=0, role=role, race="human", gender="female",
+                       alignment="neutral")
+        state = await game_state(api)
+        state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 1
+        state["stats"].dungeon_level, state["stats"].xp_level = 4, 3
+        d = await decide(Autopilot(), api, names, state)
+        if fit:
+            assert d.skill_name == "explore_and_fight" and "dwarves" in d.reasoning, d
+            assert d.params["max_depth"] == 5 and d.params["avoid_branches"] == [], d
+        else:
+            assert "dwarves" not in (d.reasoning or ""), d
+    api = make_api(room_des(ROOM, hero=(2, 2)), seed=0, role="archeologist", race="human", gender="male",
+                   alignment="neutral")
+    state = await game_state(api)
+    state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 2
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d

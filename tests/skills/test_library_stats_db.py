@@ -81,7 +81,10 @@ def test_skills_stats_after_play_with_db_and_library_flags_reads_the_database_th
     # `list` and `show` read the same numbers
     listed = invoke("skills", "list", "--library", str(lib)).output
     name, count = next(iter(used.items()))
-    assert table_row(listed, name, column=1)[3].endswith(f"% of {count}") and f"statistics from {db}" in listed
+    cell = table_row(listed, name, column=1)[3]  # "R% of F": F finished runs, "(+I int.)" if I were interrupted
+    finished, _, interrupted = cell.partition(" of ")[2].partition(" (+")
+    assert int(finished) + int(interrupted.split()[0] if interrupted else 0) == count
+    assert f"statistics from {db}" in listed
     shown = invoke("skills", "show", name, "--library", str(lib)).output
     assert table_row(shown, "runs")[1].startswith(f"{count} (")
     # a library made in code without db_path finds them too

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import difflib
 import json
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -32,14 +31,14 @@ from ..store import episodes
 from ..store.db import connect
 from .backends.base import BackendError
 from .budget import Budget
+from .created_skills import NEVER_RAN, adopt_created, created_triggers, known_squares
 from .decisions import AgentDecision, DecisionError
+from .execution_report import ExecutionProbe, ExecutionReport
 from .episode import EpisodeConfig, EpisodeSummary, StepReport  # noqa: F401  (their home was here)
 from .memory import AgentMemory, ErrorSite, ExecutionNote
 from .prompt import PromptParts, build_prompt, system_prompt
 from .strategists import FALLBACKS, Autopilot, UnknownAgentError, make_strategist
 from .strategists.diving import digging_tool
-
-_KILL = re.compile(r"You (?:kill|destroy) (?:the |an? )?(?:poor )?(?P<name>[\w' -]+?)!")
 
 
 @dataclass
@@ -51,7 +50,6 @@ class DecisionContext:
     memory: AgentMemory
     skills: list  # every library skill, the most relevant first
     skill_names: set[str]
-    kills: dict[str, int]
     warnings: list[str]
     task: Optional[str] = None
     _prompt: Optional[PromptParts] = None
@@ -89,8 +87,6 @@ class Agent:
         self.autopilot = Autopilot()
         self.api: Optional[NetHackAPI] = None
         self.memory = AgentMemory(config.short_term_tokens)
-        self.kills: dict[str, int] = {}
-        self._messages_read = 0  # api._kb.messages_seen when kills were last read
         self.budget = Budget(max_calls=config.max_model_calls, max_tokens=config.max_tokens,
                              max_usd=config.budget_usd, max_wall_s=config.max_wall_s)
         self.decisions = 0
@@ -114,6 +110,7 @@ class Agent:
         self.current_skill: Optional[str] = None
         self.shows = 0  # `show` decisions answered this episode
         self._error_site: Optional[ErrorSite] = None  # where the last model-written skill failed
+        self._report: Optional[ExecutionReport] = None  # what the last skill run did
         self._repeats: list[tuple[str, tuple]] = []
         self._trusted: Optional[SkillRunner] = None
         self._sandbox: Optional[SkillRunner] = None
@@ -269,7 +266,7 @@ class Agent:
         warnings = self._loop_warnings(state)
         if self._system is None:
             self._system = system_prompt(api.hero_role)
-        ctx = DecisionContext(api, state, self.memory, skills, names, dict(self.kills), warnings,
+        ctx = DecisionContext(api, state, self.memory, skills, names, warnings,
                               task=self.config.task, _system=self._system, _stats_of=self.library.stats,
                               _max_user_tokens=self.config.max_prompt_tokens,
                               _on_reply=lambda r, p, m: self._record_reply(step, r, p, m))
@@ -371,11 +368,15 @@ class Agent:
         created = d.type == "create_skill"
         own_code: Optional[str] = d.code if created else None  # model-written code, for error excerpts
         self._error_site = None
-        skill_failed = False
+        never_ran = False  # refused before it ran, or no such skill: no run to record or keep
+        explored = known_squares(api)
+        probe = ExecutionProbe.start(api, self.library, d, self.config.auto_save, len(self.memory.errors))
+        runner: Optional[SkillRunner] = None
         try:
             if created:
-                outcome = await self._sandbox_runner().run(d.code or "", d.params, entry=name or None,
-                                                           triggers=tuple(d.triggers), trigger_config=self._triggers)
+                runner = self._sandbox_runner()
+                outcome = await runner.run(d.code or "", d.params, entry=name or None,
+                                           triggers=created_triggers(d), trigger_config=self._triggers)
             else:
                 skill = self.library.get(name)
                 own_code = None if skill.source == "builtin" else skill.code
@@ -384,27 +385,37 @@ class Agent:
                 outcome = await runner.run(skill.code, d.params, entry=skill.name, triggers=tuple(skill.triggers),
                                            trigger_config=self._triggers)
         except SkillNotFoundError:
+            never_ran = True
             error = (f"there is no skill named {name!r}; available: "
                      + ", ".join(sorted(s.name for s in self.library.all())))
+        except NEVER_RAN as e:
+            never_ran = True
+            error = e.for_model() if isinstance(e, skill_errors.SkillExecutionError) else \
+                f"model-written skills cannot run here: {e}"
+            self._error_site = ErrorSite.of(e, own_code)
         except skill_errors.SkillExecutionError as e:
             error = e.for_model()
             self._error_site = ErrorSite.of(e, own_code)
-            skill_failed = True
-        except skill_errors.SandboxUnavailableError as e:
-            error = f"model-written skills cannot run here: {e}"
         result = outcome.result if outcome else None
         after = api.last_stats or before
-        if name and (outcome is not None or created or error):
+        if name and not never_ran:
             try:
                 # A rewrite under a stored name ran code the library does not hold yet.
                 draft = created and name in self.library and \
                     self.library.get(name).code.strip() != (d.code or "").strip()
                 self.library.record_execution(name, params=d.params, result=result, before=before, after=after,
-                                              error=error, episode_id=self.episode_id, draft=draft)
+                                              error=error, episode_id=self.episode_id, draft=draft,
+                                              explored_before=explored, explored_after=known_squares(api))
             except Exception:
                 pass  # statistics must never end an episode
-        if created and self.config.auto_save:
-            self._maybe_save(d, result, skill_failed)
+        adoption = adopt_created(self.library, d, result, error) \
+            if created and self.config.auto_save and not never_ran else None
+        if adoption is not None and adoption.current and name not in self.skills_created:
+            self.skills_created.append(name)
+        self._report = await probe.finish(api, result, outcome.log if outcome else "", error,
+                                          runner.failed_actions if runner else None, self.memory.errors)
+        if adoption is not None and adoption.worth_telling and self._report is not None:  # the library's own word
+            self._report.saved = adoption.message
         self.skills_used[name or d.type] += 1
         # The autopilot (strategist or fallback) learns what worked and which levels are done.
         self.autopilot.observe(name, result, api)
@@ -455,49 +466,11 @@ class Agent:
         self.memory.add_shown(skill.name, skill.code)
         return SkillResult("shown", {"skill": skill.name, "lines": len(skill.code.splitlines())}, 0, 0, True), None
 
-    def _maybe_save(self, d: AgentDecision, result: Optional[SkillResult], skill_failed: bool = False) -> None:
-        if skill_failed:
-            self._keep_draft(d)
-        if result is None or not d.skill_name:
-            return
-        try:
-            if self.library.should_save(result, d.skill_name, self.config.min_success_rate_to_save):
-                self.library.save(d.skill_name, d.code or "", category=d.category or "general",
-                                  description=d.description or None, triggers=tuple(d.triggers))
-                if d.skill_name not in self.skills_created:
-                    self.skills_created.append(d.skill_name)
-        except skill_errors.SkillExecutionError as e:
-            self.memory.errors.append(f"could not save {d.skill_name}: {e}")
-
-    def _keep_draft(self, d: AgentDecision) -> None:
-        """A new skill whose code failed is kept retired (not offered), so that the model's
-        fix under the same name becomes its next version and the failing code stays on
-        record. A failed rewrite of a skill in use leaves that skill as it is."""
-        name = d.skill_name or ""
-        known = self.library.get(name) if name and name in self.library else None
-        if not name or (known is not None and not known.retired):
-            return
-        try:
-            self.library.save(name, d.code or "", category=d.category or "general",
-                              description=d.description or None, triggers=tuple(d.triggers))
-            self.library.retire(name, "a draft whose run failed")
-        except Exception:
-            pass  # code the library refuses (no docstring, bad syntax, a built-in's name) is not kept
-
     def _after_step(self, step: int, d: AgentDecision, result: Optional[SkillResult], error: Optional[str],
                     state: dict, decided_by: str = "strategist") -> None:
         api = self.api
         assert api is not None
         s = api.last_stats or state["stats"]
-        # Kills since the last step, on the turn each happened (eat_when_hungry judges a
-        # corpse's age by it: a kill re-dated to a later turn has poisoned heroes).
-        kb = api._kb
-        new = min(kb.messages_seen - self._messages_read, len(kb.history))
-        self._messages_read = kb.messages_seen
-        if new > 0:
-            for m, turn in zip(kb.history[-new:], kb.history_turns[-new:]):
-                for k in _KILL.finditer(m):
-                    self.kills[k.group("name").strip()] = turn
         shown = d.type == "show_skill"
         if not api.game_over:  # the run's messages, each on its own turn, before its outcome
             self.memory.update(api)
@@ -506,8 +479,8 @@ class Agent:
             params={"skill": d.skill_name} if shown else dict(d.params or {}),
             stopped_reason=result.stopped_reason if result else "error", success=bool(result and result.success),
             actions=result.actions_taken if result else 0, turns=result.turns_elapsed if result else 0,
-            error=error, created=d.type == "create_skill", site=self._error_site))
-        self._error_site = None
+            error=error, created=d.type == "create_skill", site=self._error_site, report=self._report))
+        self._error_site = self._report = None
         events = api.events[:]
         api.events.clear()
         episodes.record_decision(self.db, self.episode_id, step, s.turn, type=d.type, decided_by=decided_by,

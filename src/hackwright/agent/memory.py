@@ -26,6 +26,7 @@ from ..api import glyphs as G
 from ..api import observe
 from ..api.models import Position
 from ..sandbox import errors as skill_errors
+from .execution_report import ExecutionReport, split_error
 from .timeline import TimelineEntry, collapse
 
 CHARS_PER_TOKEN = 4  # a rough, model-independent estimate for budgeting
@@ -75,9 +76,10 @@ class ShortTermMemory:
 
 _EXCERPT_AROUND = 3  # lines shown on each side of a failing line
 _EXCERPT_WIDTH = 100  # characters kept of each shown line
-_ERROR_LINES = 8  # lines of an error's text shown in the prompt …
-_ERROR_CHARS = 600  # … and characters
+_ERROR_LINES = 16  # lines of an error's text shown in the prompt …
+_ERROR_CHARS = 1200  # … and characters (the skill's output is the report's, bounded there)
 _EXCERPTS_KEPT = 2  # the newest failures keep their code excerpts; older ones only their text
+_REPORTS_KEPT = 2  # the newest runs keep their whole report; older ones its brief form
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ class ExecutionNote:
     error: Optional[str] = None
     created: bool = False  # the model wrote this skill in this decision
     site: Optional[ErrorSite] = None  # where a model-written skill failed in its own code
+    report: Optional[ExecutionReport] = None  # what the run did (progress, failed actions, output …)
 
     def _what(self) -> str:
         p = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -150,8 +153,10 @@ class ExecutionNote:
         what = self._what()
         if not self.error:
             ok = "ok" if self.success else "not ok"
-            return f"T{self.turn} {what} -> {self.stopped_reason} ({ok}, {self.actions} actions, {self.turns} turns)"
-        lines = [ln.rstrip() for ln in self.error.strip().splitlines() if ln.strip()]
+            out = f"T{self.turn} {what} -> {self.stopped_reason} ({ok}, {self.actions} actions, {self.turns} turns)"
+            return self._with_report(out)
+        error = split_error(self.error)[0] if self.report is not None and self.report.output else self.error
+        lines = [ln.rstrip() for ln in error.strip().splitlines() if ln.strip()]
         text = "\n".join(lines[:_ERROR_LINES])
         if len(text) > _ERROR_CHARS:
             text = text[:_ERROR_CHARS - 1] + "…"
@@ -160,6 +165,11 @@ class ExecutionNote:
         out = f"T{self.turn} {what} -> ERROR: {text}"
         if self.site is not None:
             out += f"\nYour code of {self.skill}, line {self.site.line} marked >:\n{self.site.excerpt}"
+        return self._with_report(out)
+
+    def _with_report(self, out: str) -> str:
+        if self.report is not None:
+            out = "\n".join([out, *self.report.lines()])
         return out.replace("\n", "\n    ")
 
     def summary(self) -> str:
@@ -348,6 +358,9 @@ class AgentMemory:
         with_site = [e for e in self.executions if e.site is not None]
         for old in with_site[:-_EXCERPTS_KEPT]:
             old.site = None
+        with_report = [e for e in self.executions if e.report is not None]
+        for old in with_report[:-_REPORTS_KEPT]:
+            old.report = old.report.brief()
         self.short_term.add(note.turn, f"skill {note.summary()}")
 
     # ------------------------------------------------------------ reading

@@ -27,6 +27,7 @@ from ..api import glyphs as G
 from ..api import observe
 from ..api.layout import segment
 from ..api.models import Position
+from ..skills.stats import track_record
 from .memory import CHARS_PER_TOKEN
 from .reference import api_reference  # noqa: F401  (re-exported: the reference used to live here)
 
@@ -293,7 +294,8 @@ def _summary(description: str) -> str:
 
 def skills_section(skills: list, stats_of, detailed: int = PROMPT_SKILLS_DETAILED) -> str:
     """Every skill given (the most relevant first): the first ``detailed`` with their
-    parameters' defaults, success rates and triggers, the rest one short line each (name,
+    parameters' defaults, track records (:func:`~hackwright.skills.stats.track_record`:
+    finished runs that succeeded, interrupted ones apart, value per run) and triggers, the rest one short line each (name,
     parameter names, the description's first sentence), so that every skill stays in view."""
     if not skills:
         return "(no skills in the library yet: create one)"
@@ -302,9 +304,8 @@ def skills_section(skills: list, stats_of, detailed: int = PROMPT_SKILLS_DETAILE
         st = stats_of(s.name) if stats_of else None
         params = ", ".join(getattr(p, "name", str(p)) + (f"={p.default_repr}" if getattr(p, "default_repr", None) else "")
                            for p in (s.parameters or []))
-        rate = ""
-        if st is not None and getattr(st, "executions", 0):
-            rate = f" [{st.success_rate:.0%} of {st.executions} runs succeeded]"
+        # interrupted runs apart; value weighs turns against progress (skills/stats.py)
+        rate = f" [{track_record(st)}]" if st is not None and getattr(st, "executions", 0) else ""
         trig = f" stops on: {', '.join(s.triggers)}" if s.triggers else ""
         lines.append(f"- {s.name}({params}) — {s.description}{rate}{trig}")
     rest = skills[detailed:]

@@ -21,6 +21,7 @@ from .models import (
 )
 from .models import DungeonOverview, LookResult, OverviewLevel
 from .models import ContainerResult, EnhanceResult
+from .models import Kill
 
 
 def __getattr__(name: str):
@@ -52,4 +53,5 @@ __all__ = [
     "DungeonOverview",
     "ContainerResult",
     "EnhanceResult",
+    "Kill",
 ]

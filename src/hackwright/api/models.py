@@ -389,6 +389,19 @@ class GameEvent:
 
 
 @dataclass
+class Kill:
+    """A monster the hero saw die this game (``NetHackAPI.recent_kills``), whoever killed it."""
+
+    species: str  # the monster as NetHack names it: "newt", "jackal"
+    turn: int  # the game turn it died on (in a many-turn action, its first turn: an age from it is never too young)
+    position: Optional[Position]  # the square it died on (its corpse lies there if it left one); None when unsure
+    dungeon_level: int  # the depth of the level it died on (Stats.dungeon_level)
+    branch: str = "Dungeons of Doom"  # the branch of that level (Stats.branch)
+    by_hero: bool = True  # the hero killed it ("You kill the newt!"); False: a pet, a trap, another monster
+    corpse_seen: Optional[bool] = None  # True: its corpse was seen on that square just after; False: none there
+
+
+@dataclass
 class LookResult:
     """What NetHack's farlook (``;``) says about one square (``NetHackAPI.look_at``).
 

@@ -37,10 +37,12 @@ from .commands.queries import GameQueries, _item_from_text  # noqa: F401
 from .commands.special import SpecialCommands
 from .commands.tools import ToolCommands
 from .commands.travel import TravelCommands
+from .commands.witnessed import WitnessedEvents
 
 
 class NetHackAPI(
     GameQueries,
+    WitnessedEvents,
     MovementCommands,
     ItemCommands,
     DoorAndStairCommands,

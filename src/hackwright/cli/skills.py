@@ -15,7 +15,8 @@ from rich.table import Table
 from .common import SEED_HELP, app, console, fail, print_rows
 
 
-skills_app = typer.Typer(help="The skill library: list, inspect, retire and revive skills.", no_args_is_help=True)
+skills_app = typer.Typer(help="The skill library: list, inspect, retire, revive and restore skills.",
+                         no_args_is_help=True)
 app.add_typer(skills_app, name="skills")
 
 _LIBRARY_HELP = ("The skill library folder (default: $HACKWRIGHT_LIBRARY, else skills.library_path of config.yaml: "
@@ -68,7 +69,10 @@ def _source_line(lib) -> str:
 
 
 def _rate(st) -> str:
-    return f"{st.success_rate:.0%} of {st.executions:,}" if st and st.executions else "–"
+    """Successes of the finished runs; interrupted runs are neither successes nor failures."""
+    if not st or not st.executions:
+        return "–"
+    return f"{st.success_rate:.0%} of {st.finished:,}" + (f" (+{st.interrupted:,} int.)" if st.interrupted else "")
 
 
 def _value(st) -> str:
@@ -129,10 +133,16 @@ def skills_show(
         table.add_row("description", s.description or "–")
         table.add_row("category", s.category)
         table.add_row("source", f"{s.source}, version {s.version} ({len(lib.versions(name))} known)")
+        records = lib.version_records(name)
+        table.add_row("versions", ", ".join(
+            f"v{v.version}" + (" (current)" if v.current else "")
+            + (f": {records[v.version].successes}/{records[v.version].runs - records[v.version].interrupted} ok"
+               if v.version in records else "") for v in lib.versions(name)))
         table.add_row("triggers", ", ".join(s.triggers) or "none")
         table.add_row("parameters", ", ".join(
             f"{p.name}: {p.type}" + (f" = {p.default}" if p.default is not None else "") for p in s.parameters) or "none")
-        table.add_row("runs", f"{st.executions:,} ({st.successes:,} successful, {st.errors} errors, {st.deaths} deaths)")
+        table.add_row("runs", f"{st.executions:,} ({st.successes:,} successful, {st.interrupted:,} interrupted, "
+                              f"{st.errors} errors, {st.deaths} deaths; {st.mean_turns:.0f} turns each)")
         table.add_row("success rate", _rate(st))
         table.add_row("mean value", _value(st))
         table.add_row("judged runs", f"{st.recent_executions} (since this version / last revival), "
@@ -208,6 +218,33 @@ def skills_revive(
         except SkillNotFoundError as e:
             raise fail(e, 1)
         console.print(f"revived {name}")
+
+
+@skills_app.command("restore")
+def skills_restore(
+    name: str = typer.Argument(..., help="The skill's name."),
+    version: int = typer.Argument(..., help="The version to make current (`hackwright skills show NAME` lists them)."),
+    library: Optional[Path] = typer.Option(None, "--library", envvar="HACKWRIGHT_LIBRARY", help=_LIBRARY_HELP),
+    db: Optional[Path] = typer.Option(None, "--db", help=_DB_HELP),
+) -> None:
+    """Make an older (or kept-aside) version of a model-written skill current again.
+
+    The version it replaces stays stored; the skill's judged runs start afresh."""
+    from ..sandbox.errors import SkillExecutionError
+    from ..skills.library import SkillLibraryError, SkillNotFoundError
+
+    with _open_library(library, db) as lib:
+        try:
+            before = lib.get(name).version
+            skill = lib.restore(name, version)
+        except (SkillNotFoundError, SkillLibraryError) as e:
+            raise fail(e, 1)
+        except SkillExecutionError as e:
+            raise fail(f"version {version} of {name} cannot be restored: {e}", 1)
+        if before == skill.version:
+            console.print(f"{name} v{skill.version} is already current", highlight=False)
+        else:
+            console.print(f"restored {name} v{skill.version} (v{before} is kept)", highlight=False)
 
 
 @skills_app.command("path")

@@ -44,6 +44,7 @@ _DATACLASSES: dict[str, type] = {
         models.LookResult,  # look_at
         models.OverviewLevel,  # get_dungeon_overview
         models.DungeonOverview,
+        models.Kill,  # recent_kills
         SkillResult,
     )
 }

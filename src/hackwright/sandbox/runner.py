@@ -24,6 +24,7 @@ from ..skills.result import SkillResult
 from ..skills.triggers import EventMonitor, TriggerConfig, declared_triggers, unknown_triggers
 from . import errors, surface
 from .composition import SkillCaller, SkillCalls
+from .failed_actions import FailedActions
 from .isolation import Stack, best_stack, detect
 from .layers import check_layers_off
 from .pool import Worker, WorkerPool, Zygote  # noqa: F401 - Worker, Zygote: importable from here as before
@@ -120,6 +121,7 @@ class SkillRunner:
         self.warnings: list[str] = []
         self.record_call_times = False  # benchmarks: host receive time of every API call
         self.call_times: list[float] = []
+        self.failed_actions = FailedActions()  # the last run's failed actions, by error (see failed_actions)
         if backend not in ("local", "docker"):
             raise ValueError(f"unknown backend {backend!r}; use 'local' or 'docker'")
         if mode == "inprocess":
@@ -200,6 +202,7 @@ class SkillRunner:
         """
         limits = limits or self.limits
         params = dict(params or {})
+        self.failed_actions = FailedActions()
         name = self._validate(code, entry, validate)
         wanted = tuple(triggers) if triggers is not None else declared_triggers(code)
         bad = unknown_triggers(wanted) + unknown_triggers(handle)
@@ -380,6 +383,8 @@ class SkillRunner:
         try:
             coro = getattr(api, m)(*a, **k)
             value = drive(coro)
+            if m in surface.ACTIONS:
+                self.failed_actions.note(m, value)
         except Exception as e:  # the skill's bad arguments, or an API error: back to the skill
             kind = next((c.__name__ for c in type(e).__mro__ if c.__name__ in surface.EXCEPTIONS), "RuntimeError")
             return {"op": "exc", "type": kind, "msg": str(e)[:2000], "s": api.game.steps}
@@ -413,7 +418,7 @@ class SkillRunner:
         self._inproc_count = getattr(self, "_inproc_count", 0) + 1
         module_name = f"hackwright_skill_{id(self)}_{self._inproc_count}"
         ns = _trusted_namespace(out, module_name)
-        counter = _CountingAPI(self.api, limits.max_actions, monitor, stop_on)
+        counter = _CountingAPI(self.api, limits.max_actions, monitor, stop_on, self.failed_actions)
         counter._skill_calls = SkillCalls(
             name, lambda chain, n, p: self.skill_source.answer(chain, n, p, sandboxed=False),
             lambda module: _trusted_namespace(out, module))
@@ -484,8 +489,10 @@ def _trusted_namespace(out: OutputBuffer, module_name: str) -> dict:
 class _CountingAPI(SkillCaller):
     """The real API with its calls counted and triggers checked (in-process mode)."""
 
-    def __init__(self, api, max_actions: int, monitor: Optional[EventMonitor] = None, stop_on: frozenset = frozenset()):
+    def __init__(self, api, max_actions: int, monitor: Optional[EventMonitor] = None, stop_on: frozenset = frozenset(),
+                 failed: Optional[FailedActions] = None):
         self._api = api
+        self._failed = failed
         self._max = max_actions
         self._monitor = monitor
         self._stop_on = set(stop_on)
@@ -504,6 +511,8 @@ class _CountingAPI(SkillCaller):
                     raise _ActionLimit()
                 self.actions += 1
                 value = await target(*a, **k)
+                if self._failed is not None:
+                    self._failed.note(name, value)
                 if self._monitor is not None:
                     event = self._monitor.take_stopping(self._stop_on)
                     if event is not None:

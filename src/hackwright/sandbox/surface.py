@@ -30,6 +30,9 @@ QUERIES = (
     "get_events",
     "look_at",
     "get_dungeon_overview",
+    "recent_kills",
+    "corpse_age",
+    "pile_seen_turn",
 )
 # Change the game; each counts against the invocation's game-action limit.
 ACTIONS = (

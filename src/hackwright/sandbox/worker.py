@@ -173,7 +173,7 @@ def injected_names() -> dict[str, Any]:
     }
     for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
               "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "OverviewLevel",
-              "DungeonOverview", "ContainerResult", "EnhanceResult"):
+              "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill"):
         names[n] = getattr(models, n)
     return names
 

@@ -8,9 +8,17 @@ themselves (joining the caller's when there is one).
 
 Judged runs
 -----------
-``skills.window_start`` is an execution id: the runs of a skill with a larger id are the
-ones ``prune`` and ``should_save`` judge (the current version since it was saved or last
-revived). New runs get ids above every existing one and above 0.
+``skills.window_start`` is an execution id: the runs of a skill's current version with a
+larger id are the ones ``prune`` and ``should_save`` judge (the current version since it
+was saved, restored or last revived). New runs get ids above every existing one and above
+0. A run of another version (a rewrite kept aside because its first run failed) is never
+judged for the current one.
+
+Interrupted runs
+----------------
+A run whose ``stopped_reason`` is ``interrupted:<event>`` (and that neither succeeded nor
+raised an error) was stopped by an event: the statistics count it apart (``i``, ``ri``),
+as neither a success nor a failure (:mod:`hackwright.skills.stats`).
 
 Runs merged from an old ``<library>/library.db``
 ------------------------------------------------
@@ -194,24 +202,52 @@ def execution_rows(conn: sqlite3.Connection, name: Optional[str] = None, *, limi
     return conn.execute(q + " ORDER BY id DESC LIMIT ?", args + (int(limit),)).fetchall()
 
 
-_STATS_SQL = """
+# A run an event stopped (see "Interrupted runs" above), as an SQL condition on `e`.
+_INTERRUPTED = ("(COALESCE(e.success, 0) = 0 AND e.error IS NULL AND (LOWER(e.stopped_reason) = 'interrupted' "
+                "OR LOWER(e.stopped_reason) LIKE 'interrupted:%'))")
+_JUDGED = "(e.id > COALESCE(k.window_start, 0) AND e.version IS k.version)"
+
+_STATS_SQL = f"""
     SELECT e.skill_name AS name, COUNT(*) AS n, COALESCE(SUM(e.success), 0) AS s,
            COALESCE(SUM(e.value), 0) AS v, MAX(e.timestamp) AS last,
            SUM(CASE WHEN e.error IS NOT NULL THEN 1 ELSE 0 END) AS errors, COALESCE(SUM(e.died), 0) AS deaths,
-           SUM(CASE WHEN e.id > COALESCE(k.window_start, 0) THEN 1 ELSE 0 END) AS rn,
-           SUM(CASE WHEN e.id > COALESCE(k.window_start, 0) THEN e.success ELSE 0 END) AS rs,
-           SUM(CASE WHEN e.id > COALESCE(k.window_start, 0) THEN e.value ELSE 0 END) AS rv
+           SUM(CASE WHEN {_INTERRUPTED} THEN 1 ELSE 0 END) AS i,
+           -- the game turns measured around the run (deltas), else the skill's own count
+           COALESCE(SUM(COALESCE(json_extract(e.deltas, '$.turns'), e.turns_elapsed)), 0) AS t,
+           SUM(CASE WHEN {_JUDGED} THEN 1 ELSE 0 END) AS rn,
+           SUM(CASE WHEN {_JUDGED} THEN e.success ELSE 0 END) AS rs,
+           SUM(CASE WHEN {_JUDGED} THEN e.value ELSE 0 END) AS rv,
+           SUM(CASE WHEN {_JUDGED} AND {_INTERRUPTED} THEN 1 ELSE 0 END) AS ri
     FROM skill_executions e LEFT JOIN skills k ON k.name = e.skill_name
 """
 
 
 def stats_rows(conn: sqlite3.Connection, name: Optional[str] = None) -> list[sqlite3.Row]:
     """Per skill name with runs (only ``name``'s when given): ``n`` runs, ``s`` successes,
-    ``v`` total value, ``last`` timestamp, ``errors``, ``deaths``, and the judged runs'
-    ``rn`` count, ``rs`` successes and ``rv`` total value."""
+    ``v`` total value, ``last`` timestamp, ``errors``, ``deaths``, ``i`` interrupted runs,
+    ``t`` game turns (measured around each run when the snapshots allow), and the judged runs' ``rn`` count, ``rs`` successes, ``rv`` total value
+    and ``ri`` interrupted runs."""
     if name is not None:
         return conn.execute(_STATS_SQL + " WHERE e.skill_name = ? GROUP BY e.skill_name", (name,)).fetchall()
     return conn.execute(_STATS_SQL + " GROUP BY e.skill_name").fetchall()
+
+
+def version_records(conn: sqlite3.Connection, name: str) -> list[sqlite3.Row]:
+    """Per version of ``name`` with runs (runs of no version left out): ``version``,
+    ``n`` runs, ``s`` successes, ``i`` interrupted runs."""
+    return conn.execute(
+        f"""SELECT e.version AS version, COUNT(*) AS n, COALESCE(SUM(e.success), 0) AS s,
+                   SUM(CASE WHEN {_INTERRUPTED} THEN 1 ELSE 0 END) AS i
+            FROM skill_executions e WHERE e.skill_name = ? AND e.version IS NOT NULL
+            GROUP BY e.version ORDER BY e.version""", (name,)).fetchall()
+
+
+def max_version(conn: sqlite3.Connection, name: str) -> int:
+    """The highest version number ``name`` has had (stored or current; 0: none)."""
+    row = conn.execute("""SELECT MAX(v) FROM (SELECT MAX(version) AS v FROM skill_versions WHERE name = :n
+                                              UNION ALL SELECT version FROM skills WHERE name = :n)""",
+                       {"n": name}).fetchone()
+    return int(row[0] or 0)
 
 
 # ---------------------------------------------------------------- an old library.db
@@ -292,6 +328,6 @@ def _rename_merged(path: Path) -> Optional[Path]:
 
 __all__ = [
     "MergedRuns", "claim_draft_runs", "execution_rows", "insert_execution", "keep_version", "mark_retired",
-    "mark_revived", "max_execution_id", "merge_old_library_db", "recount", "skill_row", "skill_rows",
-    "stats_rows", "upsert_skill", "version_rows",
+    "mark_revived", "max_execution_id", "max_version", "merge_old_library_db", "recount", "skill_row", "skill_rows",
+    "stats_rows", "upsert_skill", "version_records", "version_rows",
 ]

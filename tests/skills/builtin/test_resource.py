@@ -1,10 +1,12 @@
-"""Scenarios for the resource skills (eat_when_hungry, pray_when_safe, rest_until_healed)."""
+"""Scenarios for the resource skills (eat_when_hungry, pray_when_safe, rest_until_healed).
+
+Fresh kills eaten (the API's memory of deaths): tests/skills/test_kills_memory.py."""
 
 from __future__ import annotations
 
 from hackwright.api import HungerState
 
-from .conftest import message_log, run_skill, spot, starve
+from .conftest import message_log, run_skill, starve
 
 
 async def test_a_hungry_valkyrie_eats_her_food_ration(play):
@@ -29,17 +31,6 @@ async def test_a_newt_corpse_of_unknown_age_is_left_and_the_ration_eaten_instead
     r = (await run_skill(api, "eat_when_hungry", force=True)).result
     assert r.stopped_reason == "ate" and r.data["source"] == "inventory", r
     assert any(i.corpse_of == "newt" for i in await api.get_items_here())
-
-
-async def test_a_newt_corpse_known_to_be_fresh_is_eaten_from_the_floor(play):
-    api = play("newt_corpse")
-    turn = (await api.get_stats()).turn
-    r = (await run_skill(api, "eat_when_hungry", force=True, kills={"newt": turn})).result
-    assert r.stopped_reason == "ate" and r.data["source"] == "floor", r
-    assert r.data["food"] == "newt corpse"
-    assert not await api.get_items_here()
-    assert any("food ration" in i.name for i in await api.get_inventory())
-    assert "newt" in await message_log(api)
 
 
 async def test_pray_when_safe_does_not_pray_without_trouble(play):
@@ -89,49 +80,6 @@ async def test_rest_until_healed_waits_on_beside_a_gas_spore_which_cannot_attack
     r = (await run_skill(api, "rest_until_healed", hp_fraction=1.01, max_turns=30)).result
     assert r.stopped_reason == "budget" and r.turns_elapsed >= 30, r
     assert any(m.name == "gas spore" for m in await api.get_adjacent_monsters())
-
-
-async def test_a_hungry_hero_walks_two_steps_to_a_newt_it_just_killed_and_eats_it(play):
-    api = play("newt_corpse_nearby")
-    corpse = spot(api, 5, 2)
-    turn = (await api.get_stats()).turn
-    kills = {"newt": [turn, corpse.x, corpse.y]}
-    r = (await run_skill(api, "eat_when_hungry", force=True, kills=kills)).result
-    assert r.stopped_reason == "ate" and r.data["source"] == "floor", r
-    assert r.data["walked_to"] == (corpse.x, corpse.y) and r.data["food"] == "newt corpse"
-
-
-async def test_a_newt_killed_somewhere_else_does_not_make_this_newt_corpse_fresh(play):
-    api = play("newt_corpse_nearby")
-    elsewhere = spot(api, 1, 1)
-    turn = (await api.get_stats()).turn
-    r = (await run_skill(api, "eat_when_hungry", force=True,
-                         kills={"newt": [turn, elsewhere.x, elsewhere.y]})).result
-    assert r.stopped_reason == "ate" and r.data["source"] == "inventory", r
-    assert any(i.corpse_of == "newt" for i in await api.get_items_at(spot(api, 5, 2)))
-
-
-async def test_a_fresh_kill_is_eaten_when_not_hungry_and_the_ration_is_kept(play):
-    """force + corpses_only: the autopilot eats each fresh kill, hungry or not, and keeps
-    its rations for later (heroes who ate only when Hungry lived from prayer to prayer)."""
-    api = play("newt_corpse_nearby")
-    corpse = spot(api, 5, 2)
-    turn = (await api.get_stats()).turn
-    assert (await api.get_stats()).hunger == HungerState.NOT_HUNGRY
-    r = (await run_skill(api, "eat_when_hungry", force=True, corpses_only=True,
-                         kills={"newt": [turn, corpse.x, corpse.y]})).result
-    assert r.stopped_reason == "ate" and r.data["food"] == "newt corpse", r
-    assert any("food ration" in i.name for i in await api.get_inventory())
-
-
-async def test_with_no_fresh_corpse_about_corpses_only_leaves_the_ration_alone(play):
-    api = play("newt_corpse_nearby")
-    elsewhere = spot(api, 1, 1)
-    turn = (await api.get_stats()).turn
-    r = (await run_skill(api, "eat_when_hungry", force=True, corpses_only=True,
-                         kills={"newt": [turn, elsewhere.x, elsewhere.y]})).result
-    assert r.stopped_reason == "no_safe_food" and r.actions_taken == 0, r
-    assert any("food ration" in i.name for i in await api.get_inventory())
 
 
 async def test_a_hero_already_weak_rests_on_and_stops_only_when_fainting_comes(play):

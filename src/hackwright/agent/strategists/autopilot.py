@@ -60,6 +60,8 @@ class AutopilotState:
     fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
     eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
     asleep: dict = field(default_factory=dict)  # species -> turn until which a sleep ray holds it
+    mines_hunt_start: int = -1  # game turn the hunt for a dwarf's pick in the Gnomish Mines began
+    mines_hunt_over: bool = False  # the hunt ran its time or its levels: the Mines are left again
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -150,6 +152,8 @@ class Autopilot:
             s.failures.clear()  # HP and hunger are fixed: every skill is worth trying again
         if skill == "eat_when_hungry" and not (result is not None and result.success):
             s.no_food = s.asked_food
+        if skill == "dig_down":
+            self.dive.note_dig_result(result, self._inventory)
         if skill == "engrave_elbereth":
             s.elbereth_at = (int(bl[12]), int(bl[0]), int(bl[1]))  # depth, x, y
         if skill == "explore_level" and result is not None and result.stopped_reason in (
@@ -384,7 +388,11 @@ class Autopilot:
                 # times a turn, and a Monk who had just prayed to full fought the Elvenking.)
                 return _decision("retreat_upstairs", {"force": True}, f"the {strong[0].name} is too strong: leave upstairs")
         if adjacent and hp_frac >= 0.45 and stats.hp > self.DANGER_FACTOR * threat and not strong and ok("explore_and_fight"):
-            return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring")
+            hunt = self._mines_hunt(s, stats, level_key, ok)
+            if hunt is not None:
+                return hunt
+            return self._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring",
+                                 self._avoid_branches(api, s, level_key, stats))
         if adjacent and ok("melee_fight"):
             return _decision("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
         if adjacent:
@@ -401,8 +409,7 @@ class Autopilot:
         if kill and kill[0] and stats.turn - kill[1] <= 20 and hunger != HungerState.SATIATED and \
                 "eat_when_hungry" in have:
             s.eating_kill = True
-            return _decision("eat_when_hungry", {"force": True, "corpses_only": True, "max_walk": 6,
-                                                 "kills": {kill[0]: [kill[1], kill[2][0], kill[2][1]]}},
+            return _decision("eat_when_hungry", {"force": True, "corpses_only": True, "max_walk": 6},
                              f"eat the {kill[0]} I just killed while it is fresh")
         # Floating eyes, molds and the like are walked around (pathing avoids them).
         # Hurt, nothing adjacent: heal first (under Elbereth when something is in view) —
@@ -419,12 +426,13 @@ class Autopilot:
                 # on would stop at once for low HP too. Let HP come back a little.
                 return _keys("20s", "hurt, and resting keeps being cut short: search 20 turns")
         # 3. eat
-        kills = getattr(ctx, "kills", None) or {}
-        food_key = (hunger.value, tuple(sorted(kills.items())),
+        # (the API remembers every kill: a new one is worth another try at eating)
+        kills = tuple((k.species, k.turn) for k in await api.recent_kills(5) if k.by_hero)
+        food_key = (hunger.value, kills,
                     sum(1 for i in state["inventory"] if i.object_class == "food"))
         if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry") and food_key != s.no_food:
             s.asked_food = food_key
-            params = {"kills": kills} if kills else {}
+            params = {}
             if hunger.severity >= HungerState.WEAK.severity:
                 params["max_walk"] = 20  # a kill up to 55 turns old is food now: worth a longer walk
             return _decision("eat_when_hungry", params, f"I am {hunger.value}")
@@ -578,11 +586,16 @@ class Autopilot:
                                  f"the peaceful {meek[0].name} blocks the only way on: fight it")
         # Diving: advance a skill, take a dwarf's pick-axe, dig down.
         step = self.dive.next_step(api, self._role, stats, state["inventory"], monsters, ok, hp_frac,
-                                   hunger.severity >= HungerState.WEAK.severity, level_key)
+                                   hunger.severity >= HungerState.WEAK.severity, level_key,
+                                   fit_for_dwarves=self.fit_for_dwarves)
         if step is not None:
             return _decision(step.skill, step.params, step.why)
+        # In the Gnomish Mines without a digging tool: hunt its dwarves for one first.
+        hunt = self._mines_hunt(s, stats, level_key, ok)
+        if hunt is not None:
+            return hunt
         # 6. explore this level, then 7. go down — one skill does both, level after level.
-        avoid = self._avoid_branches(api, s, level_key)
+        avoid = self._avoid_branches(api, s, level_key, stats)
         if stats.branch in avoid and level.stairs_up is not None and ok("retreat_upstairs"):
             return _decision("retreat_upstairs", {"force": True},
                              f"the {stats.branch} are no place for this hero yet: back up")
@@ -714,14 +727,55 @@ class Autopilot:
     # heroes in the Gnomish Mines; gnomes and dwarves are at home there.
     MINES_SAFE_RACES = ("gnome", "dwarf")
 
-    def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int]) -> tuple[str, ...]:
+    def _hunt_possible(self, s: "AutopilotState", stats) -> bool:
+        """Whether this hero would hunt the Mines' dwarves for a pick if it were there."""
+        return not s.mines_hunt_over and self.fit_for_dwarves(stats) and \
+            self.dive.digging_tool(self._inventory) is None
+
+    def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int],
+                        stats=None) -> tuple[str, ...]:
         # (Once the Mines are the only way on from some level, they are allowed below it
         # too: allowed on the entrance level alone, a Samurai went down, climbed back
         # out of the Mines as "no place for this hero yet", and went down again, 566 times.)
         if (getattr(api, "hero_race", None) or "") in self.MINES_SAFE_RACES or level_key in s.mines_ok or (
                 s.mines_ok and level_key[0] != 0):
             return ()
+        if stats is not None and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
+            return ()  # the Mines are welcome: explore_and_fight hands back on arrival
         return ("Gnomish Mines",)
+
+    # The Mines' first levels are full of dwarves, most of them carrying a pick-axe or a
+    # mattock; a digging tool takes a hero down a level in about five turns. A hero able
+    # to fight them hunts there for a while before going back to the main dungeon.
+    MINES_HUNT_LEVELS = 2  # how many Mines levels the hunt covers
+    MINES_HUNT_TURNS = 1000  # game turns the hunt may take in all
+
+    def fit_for_dwarves(self, stats) -> bool:
+        """Whether the hero can take on the Mines' dwarves (a mattock hits for up to d12)."""
+        return self._role.lower() not in self.WEAK_ROLES and (stats.xp_level >= 3 or stats.max_hp >= 20)
+
+    def _mines_hunt(self, s: "AutopilotState", stats, level_key: tuple[int, int], ok):
+        if stats.branch != "Gnomish Mines" or s.mines_hunt_over or not ok("explore_and_fight"):
+            return None
+        if self.dive.digging_tool(self._inventory) is not None or not self.fit_for_dwarves(stats):
+            return None
+        if stats.level_in_branch > self.MINES_HUNT_LEVELS:
+            return None
+        if s.mines_hunt_start < 0:
+            s.mines_hunt_start = stats.turn
+        last = s.last_result
+        done_here = last is not None and last.stopped_reason == "max_depth" and \
+            stats.level_in_branch >= self.MINES_HUNT_LEVELS
+        foodless = stats.hunger.severity >= HungerState.HUNGRY.severity and not any(
+            i.object_class == "food" for i in self._inventory)
+        if done_here or foodless or stats.turn - s.mines_hunt_start > self.MINES_HUNT_TURNS:
+            s.mines_hunt_over = True
+            return None
+        decision = self._explore(s, level_key, stats, "hunt the Gnomish Mines' dwarves for a pick-axe", avoid=())
+        decision.params.update(descend=True, linger_turns=150,
+                               max_depth=stats.dungeon_level - stats.level_in_branch + self.MINES_HUNT_LEVELS)
+        decision.params.pop("dive", None)
+        return decision
 
     def _explore(self, s: "AutopilotState", level_key: tuple[int, int], stats, why: str,
                  avoid: tuple[str, ...] = ("Gnomish Mines",)):
@@ -759,6 +813,8 @@ class Autopilot:
             params["dive"] = True
         if piles:
             params["known_piles"] = piles
+        if "Gnomish Mines" not in avoid and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
+            params["stop_on_branch_change"] = True
         return _decision("explore_and_fight", params, why)
 
     def explored(self, api) -> None:

@@ -27,14 +27,15 @@ _NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
 _CONFIDENT = "You feel more confident in your"
 
 
-def digging_tool(inventory) -> Optional[Any]:
+def digging_tool(inventory, empty: frozenset = frozenset()) -> Optional[Any]:
     """The carried item that digs down (a pick-axe or mattock first, then a wand of
-    digging that may have charges left), or None. Shop goods are not the hero's."""
+    digging that may have charges left), or None. Shop goods are not the hero's.
+    ``empty``: texts of wands found empty though their charges are not shown."""
     picks = [i for i in inventory if DIGGING_TOOL.search(i.text or "") and "for sale" not in (i.text or "")]
     if picks:
         return picks[0]
     wands = [i for i in inventory if DIGGING_WAND.search(i.text or "") and not _EMPTY_WAND.search(i.text or "")
-             and "for sale" not in (i.text or "")]
+             and "for sale" not in (i.text or "") and i.text not in empty]
     return wands[0] if wands else None
 
 
@@ -59,6 +60,9 @@ class DivePolicy:
     def __init__(self) -> None:
         self._messages_read = 0  # messages of the game's history already scanned for "more confident"
         self._wands_tested: set[str] = set()  # inventory letters of wands already engrave-tested
+        # A wand of digging whose charges were never shown reads the same once empty:
+        # its text when dig_down found it so.
+        self.empty_wands: set[str] = set()
 
     def dive_xl(self, role: str) -> int:
         return self.DIVE_XL.get(role.lower(), self.DIVE_XL_DEFAULT)
@@ -66,7 +70,7 @@ class DivePolicy:
     def diving(self, role: str, stats, inventory=()) -> bool:
         """Whether the hero now goes down as fast as it can. A hero with a digging tool
         always does: digging takes it past the monsters of each level in a few turns."""
-        if digging_tool(inventory) is not None:
+        if self.digging_tool(inventory) is not None:
             return True
         return stats.xp_level >= self.dive_xl(role)
 
@@ -85,14 +89,24 @@ class DivePolicy:
     # Races to whom the Gnomish Mines' dwarves are peaceful (NetHack's racial love masks).
     KIN_OF_DWARVES = ("dwarf", "gnome")
 
+    def digging_tool(self, inventory):
+        """The carried digging tool this policy would dig with, or None."""
+        return digging_tool(inventory, frozenset(self.empty_wands))
+
+    def note_dig_result(self, result, inventory) -> None:
+        """dig_down said "no_tool" with a wand in the pack: that wand is empty."""
+        if result is not None and result.stopped_reason == "no_tool":
+            self.empty_wands.update(i.text for i in inventory if DIGGING_WAND.search(i.text or ""))
+
     def next_step(self, api, role: str, stats, inventory, monsters, ok, hp_frac: float,
-                  hungry_weak: bool, level_key: tuple[int, int]) -> Optional[DiveStep]:
+                  hungry_weak: bool, level_key: tuple[int, int], fit_for_dwarves=None) -> Optional[DiveStep]:
         """A diving skill to run now, or None to let the autopilot's other rules decide.
         Called only when nothing is next to the hero and HP is not low."""
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
+        fit_for_dwarves = fit_for_dwarves or (lambda st: st.xp_level >= 3)
         if self.skills_ready(api) and ok("enhance_skills"):
             return DiveStep("enhance_skills", {}, "I feel more confident in a skill: advance it")
-        tool = digging_tool(inventory)
+        tool = self.digging_tool(inventory)
         hero = stats.position
         if tool is None:
             # A hostile dwarf often carries a pick-axe or a mattock (he digs through walls
@@ -103,7 +117,7 @@ class DivePolicy:
                 level_key[:2] not in getattr(api, "_watched_levels", ())
             dwarves = [m for m in (monsters if kin else hostile) if m.name == "dwarf" and not m.is_tame
                        and m.position.steps_to(hero) <= 7]
-            if dwarves and hp_frac >= 0.7 and stats.xp_level >= 3 and ok("get_digging_tool"):
+            if dwarves and hp_frac >= 0.7 and fit_for_dwarves(stats) and ok("get_digging_tool"):
                 params: dict = {"max_turns": 300}
                 if dwarves[0].is_peaceful:
                     params["peaceful_ok"] = True
@@ -119,6 +133,11 @@ class DivePolicy:
                 return DiveStep("get_digging_tool", params,
                                 "an unknown wand: engrave with it to see whether it digs")
             return None
+        if stats.branch == "Gnomish Mines" and ok("retreat_upstairs"):
+            # The Mines end some eight levels down and the main dungeon goes on for fifty:
+            # dig there.
+            return DiveStep("retreat_upstairs", {"force": True},
+                            f"I have the {tool.name or tool.text}: climb out of the Mines to dig in the main dungeon")
         near = [m for m in hostile if m.position.steps_to(hero) <= 3]
         if self.diving(role, stats, inventory) and not near and hp_frac >= 0.6 and not hungry_weak \
                 and stats.branch != "Sokoban" and ok("dig_down"):

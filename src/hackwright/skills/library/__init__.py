@@ -40,11 +40,22 @@ and optional module constants ``CATEGORY = "combat"`` and
 Values, statistics, pruning
 ---------------------------
 ``record_execution`` scores every run with :func:`execution_value` (the formula is in
-:mod:`hackwright.skills.stats`). ``prune(min_runs=5)`` retires a model-written skill
-(built-ins only with ``builtins=True``) whose mean value is ≤ 0 over at least
-``min_runs`` runs of its current version since it was saved or last revived; retired
-skills stay on disk and in the database, are marked in meta.json, SKILL.md and the
-``skills`` table, and are left out of ``all()`` and ``relevant()`` until ``revive``.
+:mod:`hackwright.skills.stats`: progress in depth, level, score and explored squares
+earns, turns spent without any progress cost). A run an event interrupted is neither a
+success nor a failure: success rates count finished runs only. ``prune(min_runs=5)``
+retires a model-written skill (built-ins only with ``builtins=True``) whose mean value is
+≤ 0 over at least ``min_runs`` runs of its current version since it was saved, restored
+or last revived; retired skills stay on disk and in the database, are marked in
+meta.json, SKILL.md and the ``skills`` table, and are left out of ``all()`` and
+``relevant()`` until ``revive``.
+
+Keeping what works
+------------------
+``adopt`` decides what becomes of a skill the model created, after its first run: saved
+and current, kept as a retired draft, or — a rewrite that failed while the skill in use
+has worked — kept as a version that is not current, the working one staying current
+(:mod:`hackwright.skills.library.adoption` has the rules). ``restore(name, version)``
+makes a stored version current again.
 
 What the agent loop calls
 -------------------------
@@ -55,8 +66,9 @@ What the agent loop calls
   normalised list, e.g. "hungry" → "hunger", which may differ from the file's);
 * ``lib.record_execution(name, params=…, result=…, before=stats, after=stats,
   error=…, episode_id=…)`` after **every** skill run (model-written drafts too);
-* ``lib.should_save(result, name)`` then ``lib.save(name, code, category=…)``
-  for a model-written skill;
+* ``lib.adopt(name, code, category=…, result=…, error=…)`` after the first run of a
+  skill the model created (not for code that never ran: a syntax error or a policy
+  violation is no run, so nothing is recorded or adopted); its ``message`` is for the model;
 * ``lib.prune()`` (which also regenerates the docs) at the end of an episode.
 
 The package
@@ -64,9 +76,10 @@ The package
 ``vocabulary`` categories, triggers, names, ``builtin_dir()``; ``records`` the errors
 and data types; ``skill_files`` reading and validating skill files; ``situation`` the
 :class:`Situation` and :func:`relevance`; ``skill_md`` the SKILL.md page; ``folder``
-the folder, its lock, meta.json and the database connection; ``loading``, ``saving``
-and ``history`` (runs, statistics, retiring, pruning) the parts of the class, which
-``skill_library`` puts together as :class:`SkillLibrary`. Everything is importable from
+the folder, its lock, meta.json and the database connection; ``loading``, ``saving``,
+``history`` (runs, statistics, retiring, pruning) and ``adoption`` (``adopt``,
+``restore``) the parts of the class, which ``skill_library`` puts together as
+:class:`SkillLibrary`. Everything is importable from
 ``hackwright.skills.library``.
 """
 
@@ -85,19 +98,25 @@ from ..result import SkillResult
 from ..stats import (
     DEATH_REASONS,
     DEFAULT_WEIGHTS,
+    EXPLORED_KEY,
     ExecutionRecord,
     SkillStats,
     ValueWeights,
+    VersionRecord,
     compute_deltas,
     execution_value,
     hunger_severity,
+    is_interruption,
     json_text,
     jsonable,
+    made_progress,
     number_of,
     record_from_row,
     snapshot,
     stats_from_row,
+    track_record,
 )
+from .adoption import Adoption, run_outcome
 from .folder import fcntl, log
 from .records import (
     BuiltinConflictError,
@@ -155,7 +174,8 @@ __all__ = [
     "CATEGORIES", "CATEGORY_DESCRIPTIONS", "TRIGGER_EVENTS", "MIN_RUNS_TO_JUDGE",
     "SkillLibrary", "Skill", "SkillParam", "SkillStats", "SkillVersion", "ExecutionRecord", "LoadReport", "QuarantinedFile",
     "InvalidBuiltin", "Situation", "ValueWeights", "DEFAULT_WEIGHTS", "LibraryDatabase", "MergedRuns",
-    "library_database",
+    "library_database", "Adoption", "VersionRecord", "run_outcome", "is_interruption", "made_progress",
+    "track_record", "EXPLORED_KEY",
     "SkillLibraryError", "SkillNotFoundError", "BuiltinConflictError",
     "builtin_dir", "default_library_path", "execution_value", "compute_deltas", "snapshot", "hunger_severity",
     "normalize_triggers", "normalize_category", "parameters_of", "relevance", "category_fit", "render_skill_md",

@@ -143,7 +143,7 @@ class LibraryFolder:
             "retired_reason": skill.retired_reason,
         }
         if stats is not None:
-            e.update(executions=stats.executions, successes=stats.successes,
+            e.update(executions=stats.executions, successes=stats.successes, interrupted=stats.interrupted,
                      success_rate=round(stats.success_rate, 4), mean_value=round(stats.mean_value, 4),
                      last_used=stats.last_used)
         return e

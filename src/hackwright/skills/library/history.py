@@ -12,6 +12,7 @@ from ..database import remember_database
 from ..result import SkillResult
 from ..stats import (
     DEATH_REASONS,
+    EXPLORED_KEY,
     ExecutionRecord,
     SkillStats,
     compute_deltas,
@@ -46,6 +47,8 @@ class LibraryHistory(LibraryFolder):
         episode_id: Optional[int] = None,
         died: Optional[bool] = None,
         draft: bool = False,
+        explored_before: Optional[int] = None,
+        explored_after: Optional[int] = None,
     ) -> ExecutionRecord:
         """Store one run of ``name`` (a library skill or a model's draft) and its value.
 
@@ -55,7 +58,12 @@ class LibraryHistory(LibraryFolder):
         "died"/"game_over". Safe to call from several processes at once. The
         ``draft``: the code that ran is not the library's current version of ``name``
         (a model's rewrite, saved only afterwards): the run is recorded without a
-        version and does not count for the stored one. The
+        version and does not count for the stored one. ``explored_before`` /
+        ``explored_after``: the squares of every level the hero knew to walk on around
+        the run (kept in the snapshots as ``explored_squares``; the value counts the
+        squares gained as progress). A run whose stopped reason is
+        ``interrupted:<event>`` counts as neither success nor failure. Code that never
+        ran (rejected by validation) is no run: do not record it. The
         first run recorded by a library object also names its database in
         ``<root>/run-database.json``, which is how ``hackwright skills`` and a
         ``SkillLibrary`` made without ``db_path`` find these runs.
@@ -66,6 +74,8 @@ class LibraryHistory(LibraryFolder):
             res = SkillResult.coerce(dict(result) if isinstance(result, Mapping) else result)
         err = None if error is None else (_error_text(error) if isinstance(error, BaseException) else str(error))
         b, a = snapshot(before), snapshot(after)
+        if explored_before is not None and explored_after is not None:
+            b[EXPLORED_KEY], a[EXPLORED_KEY] = int(explored_before), int(explored_after)
         deltas = compute_deltas(b, a)
         if died is None:
             hp = number_of(a, "hp")
@@ -125,9 +135,11 @@ class LibraryHistory(LibraryFolder):
           successful run — ``result.success``;
         * a built-in's name: False (model code cannot replace a built-in);
         * an existing model-written skill: it stays while the success rate of
-          its judged runs (current version, since saved/revived) is ≥
-          ``min_success_rate_to_save``; with fewer than ``MIN_RUNS_TO_JUDGE``
-          runs it stays. Call it after ``record_execution`` of the run.
+          its judged runs (current version, since saved/revived; interrupted runs
+          left out) is ≥ ``min_success_rate_to_save``; with fewer than
+          ``MIN_RUNS_TO_JUDGE`` finished runs it stays. Call it after
+          ``record_execution`` of the run. (The agent loop calls :meth:`adopt`,
+          which also keeps a working version current.)
         """
         if result is None:
             res = None
@@ -142,7 +154,7 @@ class LibraryHistory(LibraryFolder):
                 return False
             if skill is not None and not skill.retired:
                 st = self.stats(name)
-                if st.recent_executions < MIN_RUNS_TO_JUDGE:
+                if st.recent_finished < MIN_RUNS_TO_JUDGE:
                     return True
                 return st.recent_success_rate >= min_success_rate_to_save
         return bool(res is not None and res.success)
@@ -176,7 +188,10 @@ class LibraryHistory(LibraryFolder):
     def prune(self, min_runs: int = 5, threshold: float = 0.0, builtins: bool = False) -> list[str]:
         """Retire every model-written skill (built-ins too with ``builtins=True``) whose
         mean value is ≤ ``threshold`` over ≥ ``min_runs`` judged runs; return their
-        names. Regenerates the docs. Built-ins are spared by default: the offline
+        names. The value weighs turns against progress (a run that burns turns without
+        going deeper, gaining a level or score, or exploring squares costs; see
+        :mod:`hackwright.skills.stats`), so a skill that only wastes time is retired too.
+        Regenerates the docs. Built-ins are spared by default: the offline
         strategist is built on them, and their value depends on who calls them."""
         self._ensure_loaded()
         out = []

@@ -44,8 +44,10 @@ class LibrarySaving(LibraryFolder):
         or for a bad name/category or a missing description) and
         :class:`BuiltinConflictError` when ``name`` is a built-in's. Saving an
         existing name keeps the older code (``_versions/<name>/v<N>.py`` and a
-        ``skill_versions`` row), increments the version and revives a retired
-        skill; saving identical code only updates the metadata. ``triggers``
+        ``skill_versions`` row), makes the new code current under the next version
+        number and revives a retired skill; saving identical code only updates the
+        metadata. (:meth:`adopt` decides whether a model's new code should become
+        current at all.) ``triggers``
         default to the file's ``TRIGGERS``; ``parameters`` (a list of
         ``{"name", "type", "default"}`` or ``{name: type}``) to the entry
         point's signature.
@@ -103,12 +105,14 @@ class LibrarySaving(LibraryFolder):
 
             new_path = self.root / category / f"{name}.py"
             same_code = old_code is not None and old_code == code
+            # A new version's number is above every version the name has had, those kept
+            # aside (a rewrite whose first run failed) included.
             if old_code is None:
-                version = 1
+                version = sql.max_version(conn, name) + 1
             elif same_code:
                 version = old_version
             else:
-                version = old_version + 1
+                version = max(old_version, sql.max_version(conn, name)) + 1
                 self._keep_old_file(name, old_version, old_code)
             created = (m or {}).get("created_at") or (row["created_at"] if row is not None else None) or now
             was_retired = bool((m or {}).get("retired")) or (row is not None and bool(row["retired"]))

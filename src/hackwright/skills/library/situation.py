@@ -206,7 +206,8 @@ def relevance(skill: Skill, stats: Optional[SkillStats], s: Situation, now: Opti
         score += 0.25  # cautious skills for long quiet stretches
     n = stats.recent_executions if stats else 0
     k = stats.recent_successes if stats else 0
-    score += 1.5 * (k + 1) / (n + 2)
+    finished = stats.recent_finished if stats else 0  # an interrupted run is no failure
+    score += 1.5 * (k + 1) / (finished + 2)
     if stats and n:
         score += (n / (n + 5)) * math.tanh(stats.recent_mean_value / 50)
     score += _recency_bonus(stats.last_used if stats else None, now)

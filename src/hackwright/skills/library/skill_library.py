@@ -12,11 +12,10 @@ from typing import Any, Iterable, Optional, Union
 
 from ...store import skills as sql
 from ..database import LibraryDatabase, library_database
-from ..stats import DEFAULT_WEIGHTS, SkillStats, ValueWeights
-from .history import LibraryHistory
+from ..stats import DEFAULT_WEIGHTS, SkillStats, ValueWeights, track_record
+from .adoption import LibraryAdoption
 from .loading import LibraryLoading
 from .records import LoadReport, Skill, SkillNotFoundError, SkillVersion
-from .saving import LibrarySaving
 from .situation import Situation, relevance
 from .vocabulary import builtin_dir
 
@@ -34,7 +33,7 @@ def default_library_path() -> Path:
     return Path(os.environ.get("HACKWRIGHT_LIBRARY") or "skills")
 
 
-class SkillLibrary(LibraryLoading, LibrarySaving, LibraryHistory):
+class SkillLibrary(LibraryLoading, LibraryAdoption):
     """The skills the agent can run: built-ins plus the model's own, with their history.
 
     ``root``: the library folder (created when missing). ``db_path``: the SQLite
@@ -146,8 +145,7 @@ class SkillLibrary(LibraryLoading, LibrarySaving, LibraryHistory):
         lines = []
         for s in skills:
             st = stats.get(s.name)
-            record = (f"{st.success_rate:.0%} of {st.executions} runs, value {st.mean_value:+.1f}"
-                      if st and st.executions else "untried")
+            record = track_record(st) or "untried"
             trig = f" [stops on: {', '.join(s.triggers)}]" if s.triggers else ""
             lines.append(f"- {s.signature()} — {s.description}{trig} ({record})")
         return "\n".join(lines)

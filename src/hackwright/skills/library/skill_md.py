@@ -24,8 +24,9 @@ def _format_parameters(params: list[SkillParam]) -> str:
 def _format_success(st: Optional[SkillStats]) -> str:
     if st is None or st.executions == 0:
         return "no executions yet"
-    n = st.executions
-    return f"{round(st.success_rate * 100)}% (based on {n:,} execution{'s' if n != 1 else ''})"
+    n = st.finished  # interrupted runs are neither successes nor failures
+    text = f"{round(st.success_rate * 100)}% (based on {n:,} execution{'s' if n != 1 else ''})"
+    return text + (f"; {st.interrupted:,} more interrupted" if st.interrupted else "")
 
 
 def render_skill_md(category: str, skills: list[Skill], stats: Mapping[str, SkillStats]) -> str:

@@ -9,16 +9,20 @@ decision: low HP in a fight, a monster too strong or too dangerous to touch,
 hunger with no food, gear to judge, or nothing left to do.
 
 Parameters:
-    hp_threshold: stop when HP falls below this fraction of max (default 0.4)
+    hp_threshold: stop when HP falls below this fraction of max (default 0.4); a call
+        made with HP already below it and nothing hostile in view rests first
     budget: the most game actions to spend (default 800)
     danger_margin: a monster whose difficulty exceeds the hero's level by more
         than this stops the skill instead of being fought (default 4)
-    known_piles: [x, y] squares whose objects were already dealt with
+    known_piles: [x, y] squares whose objects were already dealt with (seldom needed:
+        piles the hero was shown before the call are never stopped for again)
     pick_up: take gold, wands, rings, amulets, potions, scrolls, gems and safe
         food walked over, and walk to gold seen on the level (gold is score)
         (default True)
     stop_for_gear: stop with "items_here" on armour, weapons and tools so the
-        strategist can judge them (default True)
+        strategist can judge them: once per pile, the first time the hero is shown it
+        (nh.pile_seen_turn), so calling again goes on past it, down the stairs too with
+        descend (default True)
     eat: eat carried food when Hungry, and the fresh corpse of a monster just killed
         when it is safe and the hero is not Satiated (food found is food not
         carried; starting to eat when not Satiated never chokes): at once when it
@@ -34,7 +38,8 @@ Parameters:
     keep_going_hungry: when Hungry (or worse) with no food carried, go on instead of
         stopping at once — new levels and kills bring food; a kill while hungry
         still hands back ("hungry", data.fresh_kill) so the corpse can be eaten,
-        and so does growing Weak (a prayer fixes that) (default False)
+        and so does growing Weak (a prayer fixes that) (default False). Hunger the
+        hero already had when called never stops it again: only worse hunger does
     avoid_branches: with descend, never go down into these branches: stairs that
         turn out to lead there are climbed straight back (default ["Gnomish Mines"],
         whose gnome lords and dwarves kill most low-level heroes who are not gnomes
@@ -55,6 +60,9 @@ Parameters:
         along (default False)
     dive: with descend, go down as soon as the down stairs are known instead of
         exploring the rest of the level first (default False)
+    stop_on_branch_change: with descend, hand back ("branch_changed", data.branch) when
+        the stairs taken lead into another branch (the Gnomish Mines from the main
+        dungeon), so the caller can decide what to do there (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -62,7 +70,8 @@ Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 turn at worst: data.danger), "hungry" (no food carried; with keep_going_hungry only after a kill), "dangerous_monster" (a much stronger
 monster is next to the hero; passive-dangerous ones such as floating eyes and
 molds are walked around, never hit), "items_here" (gear to judge), "stuck",
-"level_changed" (without descend), "budget", "game_over".
+"level_changed" (without descend), "branch_changed" (with stop_on_branch_change), "budget",
+"game_over".
 """
 
 import re
@@ -188,10 +197,11 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False,
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
-                            dive: bool = False):
+                            dive: bool = False, stop_on_branch_change: bool = False):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
+    Gear stops it once per pile: a pile the hero was shown before this call is passed by.
     """
     start = await nh.get_stats()
     turn0 = start.turn
@@ -203,10 +213,13 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     kicks = 0
     levels = 0
     lingered = 0
-    seen_piles = set()
+    seen_piles = set()  # (x, y, depth) of piles looked at (or passed by) in this call
     for p in known_piles or ():
         if len(p) == 2:
             seen_piles.add((p[0], p[1], start.dungeon_level))
+    if await nh.pile_seen_turn(start.position) is not None:
+        seen_piles.add((start.position.x, start.position.y, start.dungeon_level))
+    started_low = start.hp < start.max_hp * hp_threshold
     last_pos = None
     taken = []
     gold_tried = set()  # (x, y, depth) of gold piles already walked to (or found unreachable)
@@ -372,6 +385,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             kicks = stuck = 0
             last_pos = None
         if stats.hp < stats.max_hp * hp_threshold:
+            if started_low and rest_below and stats.hunger.severity < HungerState.HUNGRY.severity and \
+                    not await hostiles_in_view():
+                # Called as low as this with nothing about: handing "low_hp" straight back
+                # would answer every such call the same. Heal once, then go on or hand back.
+                started_low = False
+                await rest_to(min(0.9, max(rest_below, hp_threshold + 0.2)))
+                if (await nh.get_stats()).hp >= stats.max_hp * hp_threshold:
+                    continue
             return await done("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
         hero = stats.position
         monsters = await nh.get_visible_monsters()
@@ -492,8 +513,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if not res.success:
                     return await done("hungry", False, hunger=stats.hunger.value, error=res.error)
                 continue
-            if not keep_going_hungry or (stats.hunger.severity >= HungerState.WEAK.severity
-                                         and stats.hunger.severity > hunger0):
+            # (Hunger already there when called is the caller's to know: stopping for it
+            # again at once would answer every call the same, and nothing would move.)
+            worse = stats.hunger.severity > hunger0
+            if worse and (not keep_going_hungry or stats.hunger.severity >= HungerState.WEAK.severity):
                 return await done("hungry", False, hunger=stats.hunger.value, food_carried=bool(food))
         elif heal_spell and stats.pw >= 5 and stats.hp < stats.max_hp * max(rest_below, 0.5):
             res = await nh.cast_spell(heal_spell, "self")
@@ -511,9 +534,11 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         # strategist (corpses and rocks alone are not worth a decision).
         here = (hero.x, hero.y, stats.dungeon_level)
         if (look_here or last_pos is not None and last_pos != hero) and here not in seen_piles:
-            msgs = " ".join(await nh.get_messages(3))
-            # (after a meal the messages are about eating: look at what else lies here)
-            if look_here or "You see here" in msgs or "Things that are here" in msgs or "objects here" in msgs:
+            shown = await nh.pile_seen_turn(hero)
+            # A pile shown before this call was the caller's to judge (often reported by an
+            # earlier call): stopping for it again, a descend would never reach the stairs.
+            # (After a meal on a pile: look at what else lies there.)
+            if look_here or shown is not None and shown >= turn0:
                 seen_piles.add(here)
                 items = await nh.get_items_here()
                 gear = []
@@ -640,6 +665,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                         return await done("stuck", False, target=target, error=res.error)
                     continue
                 after = await nh.get_stats()
+                if stop_on_branch_change and after.branch != stats.branch and after.branch not in avoid_branches:
+                    return await done("branch_changed", True, branch=after.branch)
                 if after.branch in avoid_branches and stats.branch not in avoid_branches:
                     # Into a branch to avoid: straight back up; the API now knows where
                     # these stairs lead, and the level's stairs_down is the other way.

@@ -9,6 +9,9 @@ JUNK = ("rock", "stone", "iron chain", "heavy iron ball", "boulder", "statue", "
 KEEP_TOOLS = ("key", "lock pick", "credit card", "bag", "sack", "unicorn horn", "blindfold", "towel",
               "magic marker", "stethoscope", "lamp", "lantern", "mirror", "whistle")
 HAND_THROWN = ("dagger", "knife", "dart", "shuriken", "spear", "javelin")
+# A digging tool takes the hero down a level in a few turns and through any gap it
+# cannot squeeze by: worth any weight (a mattock counts as a weapon).
+DIGGERS = ("pick-axe", "dwarvish mattock", "broad pick")
 
 
 def _query(text):
@@ -31,9 +34,10 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     balls and boxes; corpses other than lichen and lizard; armour not worn; weapons
     not in hand that are neither missiles (daggers, darts, spears) nor ammunition
     for a carried launcher, nor a launcher with its ammunition; heavy tools other
-    than keys, bags, unicorn horns, lamps and the like (a pick-axe goes here: shops
-    refuse it anyway). Heaviest first within each group. Worn, wielded and quivered
-    things, food, potions, scrolls, wands, rings, amulets, gems and gold stay.
+    than keys, bags, unicorn horns, lamps and the like. Heaviest first within each
+    group. Worn, wielded and quivered things, a pick-axe or mattock (it digs down, and
+    through any gap too narrow to squeeze by), food, potions, scrolls, wands, rings,
+    amulets, gems and gold stay.
     Nothing is dropped with a hostile monster adjacent, or with a shopkeeper within
     8 squares (inside a shop it would be sold) — except when the hero is Overtaxed
     or Overloaded and cannot move, fight or eat (a lycanthrope in animal form carries
@@ -102,7 +106,7 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
         quivered = item.equipped == "quiver" or "(in quiver" in text or "at the ready" in text
         if stuck and quivered and "for sale" not in text:
             return 0
-        if item.equipped or quivered or "for sale" in text:
+        if item.equipped or quivered or "for sale" in text or any(d in name for d in DIGGERS):
             return None
         if item.object_class in ("coin", "food", "potion", "scroll", "wand", "ring", "amulet", "spellbook"):
             if item.object_class == "food" and item.corpse_of is not None and item.corpse_of not in (

@@ -12,37 +12,6 @@ def _base_name(item):
     return name.strip()
 
 
-def _kill_records(kills):
-    """{species: [(turn, Position or None), ...]} from kills given as {name: turn},
-    {name: [turn, x, y]} or {name: [[turn, x, y], ...]}."""
-    out = {}
-    for name, value in (kills or {}).items():
-        entries = value if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)) \
-            else [value]
-        for e in entries:
-            try:
-                if isinstance(e, (list, tuple)):
-                    rec = (int(e[0]), Position(int(e[1]), int(e[2])) if len(e) >= 3 else None)
-                else:
-                    rec = (int(e), None)
-            except (TypeError, ValueError, IndexError):
-                continue
-            out.setdefault(str(name), []).append(rec)
-    return out
-
-
-def _age(records, species, pos, now):
-    """Turns since the corpse at pos died, or None when unknown. A record with a position
-    must match the corpse's square; one without is taken for the latest kill."""
-    best = None
-    for turn, where in records.get(species, []):
-        if where is not None and pos is not None and where != pos:
-            continue
-        if best is None or turn > best:
-            best = turn
-    return None if best is None else max(0, now - best)
-
-
 def _skip(item):
     name = _base_name(item)
     if "for sale" in item.text or "unpaid" in item.text:
@@ -53,7 +22,6 @@ def _skip(item):
 
 async def eat_when_hungry(
     nh,
-    kills: dict = None,
     force: bool = False,
     allow_floor: bool = True,
     max_walk: int = 8,
@@ -63,22 +31,19 @@ async def eat_when_hungry(
 
     A corpse is eaten only if nh.is_safe_to_eat(name, turns_old, starving=True) says
     so (when Weak or worse that accepts a dog or cat, and a poisonous corpse with
-    more than 15 HP: lesser harms than fainting to death). Its age
-    comes from `kills`, the kills the caller recorded from melee_fight's and
-    ranged_attack's results: {"newt": [1234, 40, 7]} (turn killed, and where:
-    data.killed_turn and data.at) or just {"newt": 1234}; several kills of one
-    species as a list of such triples. Without a position the latest kill of
-    that species is assumed to be the corpse in question — pass positions. A
-    corpse of unknown age counts as old, so only lichen and lizard corpses
-    (which never rot) are eaten without a record. A fresh safe corpse up to
-    `max_walk` steps away is walked to (not past hostile monsters). Eggs and tins
+    more than 15 HP: lesser harms than fainting to death). Its age comes from
+    the API's own memory of the deaths the hero saw (nh.corpse_age), whoever
+    killed the monster and whichever skill or key did it: a corpse no death was
+    seen for counts as old, so of those only lichen and lizard corpses (which
+    never rot) are eaten. A corpse carried in the pack counts as old too. A
+    fresh safe corpse of a kill up to `max_walk` steps away is walked to (not
+    past hostile monsters). Eggs and tins
     are left alone (an egg may be a cockatrice's; a tin takes long to open).
     Otherwise the hero eats carried food: the most nutritious when Weak or
     worse, else the smallest that is not a snack (rations last longer that way).
     Items in a shop ("for sale") are not eaten.
 
     Parameters:
-        kills (dict, None): {monster name: turn killed, or [turn, x, y]} for corpse ages.
         force (bool, False): eat even when not hungry (never when Satiated).
         allow_floor (bool, True): consider food on the floor.
         max_walk (int, 8): farthest (steps) to walk to a fresh corpse.
@@ -92,7 +57,6 @@ async def eat_when_hungry(
     start = await nh.get_stats()
     turn0 = start.turn
     actions = 0
-    records = _kill_records(kills)
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -101,7 +65,7 @@ async def eat_when_hungry(
                            turns_elapsed=s.turn - turn0, success=success)
 
     async def corpse_ok(species, pos):
-        age = _age(records, species, pos, (await nh.get_stats()).turn)
+        age = None if pos is None else await nh.corpse_age(pos, species)
         try:
             # Weak or worse: a dog's aggravation or a kobold's poison beats fainting to death.
             return await nh.is_safe_to_eat(species, 100000 if age is None else age, starving=True)
@@ -163,17 +127,19 @@ async def eat_when_hungry(
         if eaten:
             return await finish("ate", True, food=eaten, source="floor")
 
-    # 2. A fresh safe corpse a few steps away.
-    if allow_floor and records and max_walk > 0:
+    # 2. A fresh safe corpse a few steps away: where the monsters seen dying on this level died.
+    if allow_floor and max_walk > 0:
         hero = start.position
-        level = await nh.get_current_level()
         spots = []
-        for row in level.tiles:
-            for t in row:
-                if t.char == "%" and t.is_explored and 0 < t.position.steps_to(hero) <= max_walk:
-                    for item in await nh.get_items_at(t.position):
-                        if item.corpse_of and await corpse_ok(item.corpse_of, t.position):
-                            spots.append(t.position)
+        for kill in await nh.recent_kills(50):
+            where = kill.position
+            if where is None or kill.dungeon_level != start.dungeon_level or kill.branch != start.branch or \
+                    where in spots or not 0 < where.steps_to(hero) <= max_walk:
+                continue
+            for item in await nh.get_items_at(where):
+                if item.corpse_of and await corpse_ok(item.corpse_of, where):
+                    spots.append(where)
+                    break
         goal = await nh.find_nearest_of(spots) if spots else None
         path = await nh.find_path(goal) if goal is not None else []
         if goal is not None and path and len(path) <= max_walk:
