@@ -1,0 +1,53 @@
+"""The autopilot's fighting rule: what stands next to the hero.
+
+Weak monsters are fought inside the long exploring skill (one decision for the
+whole level), strong ones with Elbereth, a wand or the up stairs; when the
+fighting skills have handed back, one blow at a time. Runs after the survival
+phases (autopilot_survival.py), which fill in the threat and the stairs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
+
+if TYPE_CHECKING:
+    from ..decisions import AgentDecision
+    from .autopilot import Autopilot
+
+
+async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Fight the hostile monsters next to the hero, or keep away from the strong ones."""
+    api, s, stats, hero, level_key, ok, kit = sit.api, sit.memory, sit.stats, sit.hero, sit.level_key, sit.ok, sit.kit
+    adjacent, hp_frac, threat, stairs_close = sit.adjacent, sit.hp_frac, sit.threat, sit.stairs_close
+    # 2. fight what is next to me: weak monsters inside the long exploring skill
+    # (one decision for the whole level), strong ones with care.
+    strong = [m for m in adjacent if m.threat_level > stats.xp_level + pilot.DANGER_MARGIN]
+    if strong:
+        if ok("engrave_elbereth") and not s.elbereth_failed_here(stats) and any(
+                not m.ignores_elbereth for m in strong):
+            return invoke("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")
+        if kit.wand and ok(SURVIVE):
+            return invoke(SURVIVE, {}, f"the {strong[0].name} is too strong to fight: zap a wand at it")
+        if stairs_close and ok("retreat_upstairs"):
+            # (force: at any HP — with its default it refused while HP was above half, three
+            # times a turn, and a Monk who had just prayed to full fought the Elvenking.)
+            return invoke("retreat_upstairs", {"force": True}, f"the {strong[0].name} is too strong: leave upstairs")
+    if adjacent and hp_frac >= 0.45 and stats.hp > pilot.DANGER_FACTOR * threat and not strong and \
+            ok("explore_and_fight"):
+        hunt = pilot._mines_hunt(s, stats, level_key, ok)
+        if hunt is not None:
+            return hunt
+        return pilot._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring",
+                              pilot._avoid_branches(api, s, level_key, stats))
+    if adjacent and ok("melee_fight"):
+        return invoke("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
+    if adjacent:
+        # The fighting skills have just handed back (low HP, nothing else helped): one
+        # blow at a time rather than exploring on, which fights anyway and blindly
+        # (a Cavewoman explored on between a giant spider and a giant ant, and died).
+        target = min(adjacent, key=lambda m: m.threat_level)
+        return press("F" + VI_KEYS[hero.direction_to(target.position)],
+                     f"the {target.name} is next to me and nothing else helps: hit it")
+    return None

@@ -1,0 +1,186 @@
+"""The autopilot's first rules: keep the hero alive.
+
+Deadly conditions and lycanthropy are cured, a crushing load is dropped, and a
+dying hero prays, drinks, zaps, engraves Elbereth or walks away, in that order of
+preference as the prayer clock, the pack and the monsters beside it allow. Each
+phase returns a decision, or None to let the next one decide (see autopilot.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ...api.models import HungerState
+from .autopilot_context import SURVIVE, Situation, invoke, press
+
+if TYPE_CHECKING:
+    from ..decisions import AgentDecision
+    from .autopilot import Autopilot
+
+
+async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Deadly conditions, lycanthropy, a load too heavy to move under, blindness among
+    peacefuls that kill."""
+    api, s, stats, inventory, have, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.have, sit.ok
+    adjacent, hunger, timeout, level_key, load_key = sit.adjacent, sit.hunger, sit.timeout, sit.level_key, sit.load_key
+    # 0. deadly conditions only a prayer cures here (food poisoning, illness, stoning,
+    # sliming, strangling): the hero dies within turns otherwise, so pray whatever the clock.
+    effects = sit.effects = await api.get_status_effects()
+    deadly = [e for e in effects if e in pilot.DEADLY_EFFECTS]
+    if deadly and ok("pray_when_safe"):
+        return invoke("pray_when_safe", {"max_timeout": 5000}, f"{deadly[0]}: pray, or die")
+    # A were-creature's bite: the hero will turn into one, drop its armour and collapse
+    # under its load in the next fight (seeds 15, 17 and 24 died so). It is major
+    # trouble, so a prayer cures it whenever the timeout allows one.
+    # (A sprig of wolfsbane or holy water cures it too, and keeps the prayer: Priests
+    # start with both.)
+    if "Lycanthropy" in effects and ok("cure_lycanthropy") and any(
+            "wolfsbane" in i.text or "holy water" in i.text and "unholy" not in i.text
+            for i in inventory):
+        return invoke("cure_lycanthropy", {}, "lycanthropy: eat the wolfsbane or drink the holy water")
+    # (Not in the middle of a fight: the prayer is worth more for HP there. A Ranger
+    # prayed the fever away beside a werejackal and died three turns later.)
+    # (Nor when Hungry with no food: within ~100 turns the hero is Weak, and a prayer
+    # then fixes the hunger first and often the lycanthropy with it; prayed before,
+    # it leaves the clock closed when hunger comes. A Healer so fainted to death.)
+    hungry_foodless = hunger.severity >= HungerState.HUNGRY.severity and not any(
+        i.object_class == "food" for i in inventory)
+    if "Lycanthropy" in effects and timeout <= 200 and not adjacent and not hungry_foodless and \
+            ok("pray_when_safe"):
+        return invoke("pray_when_safe", {}, "lycanthropy from a were-creature's bite: pray it away")
+
+    # Overtaxed or Overloaded (a lycanthrope in rat form under a Cavewoman's flint
+    # stones), the hero cannot move, fight or eat: dropping comes before all else.
+    if stats.encumbrance in ("Overtaxed", "Overloaded") and load_key != s.load_seen and "lighten_load" in have:
+        s.load_seen = load_key
+        return invoke("lighten_load", {}, f"{stats.encumbrance}: I cannot even move; drop things")
+    # Blind where peacefuls that kill live (Minetown's watch, a shopkeeper, a priest):
+    # every step may bump one unseen, which angers it ("Wait! There's something
+    # there you can't see! It gets angry!" — the watch killed a Cavewoman so). Wait
+    # for sight to come back.
+    if "Blind" in effects and not adjacent and hunger.severity < HungerState.WEAK.severity and (
+            level_key[:2] in getattr(api, "_watched_levels", ()) or getattr(api, "_near_peaceful_keepers", bool)()):
+        return press("20s", "blind where the watch or a shopkeeper may stand unseen: "
+                            "wait for sight before walking into one")
+    return None
+
+
+async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Weak from hunger or HP critical: prayer, potions, wands, Elbereth; a monster
+    zapping wands at the hero is closed in on."""
+    api, s, stats, inventory, ok, kit = sit.api, sit.memory, sit.stats, sit.inventory, sit.ok, sit.kit
+    adjacent, hostile, hero, hunger = sit.adjacent, sit.hostile, sit.hero, sit.hunger
+    timeout, gamble, effects = sit.timeout, sit.gamble, sit.effects
+    # 1. emergency: Weak from hunger in a fight, or with nothing to eat. A prayer fixes
+    # the worst trouble first, and hunger outranks HP: pray now, while HP is fine, or a
+    # later prayer for HP may only fill the stomach (seed 7 died so). Monsters cannot
+    # touch a hero whose prayer is being answered.
+    if hunger.severity >= HungerState.WEAK.severity and timeout <= 200 and ok("pray_when_safe") and (
+            adjacent or not any(i.object_class == "food" for i in inventory)):
+        return invoke("pray_when_safe", {}, f"{hunger.value} with a fight at hand or no food: pray")
+    major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
+    if major and timeout <= 200 and ok("pray_when_safe"):
+        return invoke("pray_when_safe", {}, "HP is critical and prayer should be safe")
+    # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
+    # of sleep at a sleeping fox seven times running, never hit it, and died when it woke).
+    asleep = [m for m in adjacent if s.asleep.get(m.name, -1) >= stats.turn]
+    if asleep and len(asleep) == len(adjacent) and ok("melee_fight"):
+        return invoke("melee_fight", {"target": asleep[0].name, "hp_threshold": 0.1},
+                      f"the {asleep[0].name} is asleep: kill it while it cannot fight back")
+    # Potions and wands: 20 of 40 heroes died carrying healing potions (Healers with
+    # eight), attack wands or both, unused.
+    if major and kit.heal and ok(SURVIVE):
+        return invoke(SURVIVE, {"heal_below": 0.5}, "HP is critical and prayer is not safe: "
+                      "drink a healing potion")
+    # Swallowed (a dust vortex, a fog cloud, a lurker above): every attack hits the
+    # engulfer, whatever the direction; searching and eating inside one only let it
+    # go on (a blinded Monk searched inside a dust vortex until it killed him).
+    if "Engulfed" in effects:
+        if major and 200 < timeout <= gamble and ok("pray_when_safe"):
+            return invoke("pray_when_safe", {"max_timeout": gamble},
+                          "engulfed with HP critical: pray even if it may be too soon")
+        return press("Fh", "engulfed: attack the engulfer from inside (any direction hits it)")
+    if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+        return invoke("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
+    if major and adjacent and kit.wand and ok(SURVIVE):
+        return invoke(SURVIVE, {"heal_below": 0.5}, "HP is critical with a monster next to me: "
+                      "zap an attack wand at it")
+    if major and adjacent and 200 < timeout <= gamble and ok("pray_when_safe"):
+        # Elbereth did not hold and the next blow kills: a prayer that may come too
+        # soon (Luck -3, an angry god) is better than certain death.
+        return invoke("pray_when_safe", {"max_timeout": gamble},
+                      "HP is critical, the monster is still next to me: pray even if it may be too soon")
+    if major and adjacent and kit.mystery and ok(SURVIVE):
+        return invoke(SURVIVE, {"heal_below": 0.5, "unknown": True},
+                      "HP is critical, no prayer, nothing known to help: try an unknown potion or wand")
+    # A monster zapping a wand at me (striking, magic missile, cold): Elbereth and rest do
+    # not stop a wand, and five heroes of thirteen strong ones lost died so, one resting on
+    # Elbereth while a gnome lord zapped it to death. Close in and kill it.
+    zappers = getattr(api, "_zappers", {})
+    wand_users = [m for m in hostile if stats.turn - zappers.get(m.name, -10_000) <= 30
+                  and m.position.steps_to(hero) <= 6]
+    if wand_users and not major and ok("melee_fight"):
+        return invoke("melee_fight", {"target": wand_users[0].name, "hp_threshold": 0.2, "approach_radius": 6},
+                      f"the {wand_users[0].name} zaps a wand at me, which Elbereth does not stop: "
+                      "close in and kill it")
+    # With HP critical too, when the zapper is weak (a gnome lord, difficulty 4; a kobold): it dies to a
+    # blow or two, and waiting only gives the wand more turns.
+    weak_zappers = [m for m in wand_users if m.threat_level <= max(4, stats.xp_level)]
+    if weak_zappers and major and ok("melee_fight"):
+        return invoke("melee_fight", {"target": weak_zappers[0].name, "hp_threshold": 0.0,
+                                      "approach_radius": 6},
+                      f"HP is critical and the {weak_zappers[0].name} zaps a wand at me: "
+                      "it is weak, kill it before the next zap")
+    return None
+
+
+async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """HP low against what the monsters beside the hero can do in a turn: walk away from
+    slow ones, Elbereth, potions and wands, the up stairs; a cockatrice is never let bite."""
+    api, s, stats, inventory, ok, kit = sit.api, sit.memory, sit.stats, sit.inventory, sit.ok, sit.kit
+    adjacent, hostile, hero, level, hp_frac = sit.adjacent, sit.hostile, sit.hero, sit.level, sit.hp_frac
+    # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
+    # running from a faster one (bats, dogs, ants) only gets the hero hit in the back.
+    respecting = [m for m in adjacent if not m.ignores_elbereth]
+    # "Low" is what the monsters next to me can take in a turn, not a fixed share:
+    # a soldier ant can take 30 HP, a jackal 2.
+    threat = sit.threat = sum([await pilot._hit_potential(api, m.name) for m in adjacent])
+    in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= pilot.DANGER_FACTOR * threat and hp_frac < 0.8)
+    # Slower than the hero (a rothe, a zombie): walking away beats Elbereth, which takes
+    # a turn and comes out smudged one time in four. Rothes, three bites a turn, killed
+    # seven heroes who stood and engraved.
+    outrun = bool(adjacent) and stats.encumbrance == "Unencumbered" and all(
+        [await pilot._speed(api, m.name) < 12 for m in adjacent])
+    # (Not when the stairs lie past them: a walk by them is a walk under their blows.)
+    if in_danger and outrun and level.stairs_up is not None and stats.dungeon_level > 1 and \
+            level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs") and all(
+                m.position.steps_to(level.stairs_up) >= level.stairs_up.steps_to(hero) for m in adjacent):
+        return invoke("retreat_upstairs", {"hp_threshold": 0.95},
+                      f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
+    if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+        # (Rest on it nearly to full: the monster it scared waits close by, and heroes
+        # who went back to it at 70% of their HP often needed Elbereth again at once.)
+        return invoke("engrave_elbereth", {"rest_to": 0.9, "max_turns": 300},
+                      f"HP low with a {respecting[0].name} next to me: Elbereth, and rest on it")
+    if in_danger and adjacent and (kit.heal and hp_frac < 0.5 or kit.wand) and ok(SURVIVE):
+        return invoke(SURVIVE, {"heal_below": 0.5},
+                      f"in danger next to a {adjacent[0].name} that Elbereth does not stop: "
+                      "a healing potion or an attack wand")
+    # Running for the stairs only pays when they are close or the monsters slow: a fox
+    # or a dog bites the back of a fleeing hero all the way there (seeds 14, 19).
+    stairs_close = sit.stairs_close = bool(level.stairs_up) and stats.dungeon_level > 1 and (
+        level.stairs_up.steps_to(hero) <= 3 or all([await pilot._speed(api, m.name) < 12 for m in adjacent]))
+    if hp_frac < 0.35 and adjacent and stairs_close and ok("retreat_upstairs"):
+        return invoke("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
+    # A cockatrice biting me: its touch and hissing turn me to stone. It is never in
+    # `adjacent` (never meleed bare-handed), so deal with it here: Elbereth scares it;
+    # failing that, a hero with a weapon in hand kills it (melee_fight checks that).
+    petrifiers = [m for m in hostile if m.position.is_adjacent(hero) and m.name in ("cockatrice", "chickatrice")]
+    if petrifiers:
+        if ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+            return invoke("engrave_elbereth", {}, f"a {petrifiers[0].name} is biting me: Elbereth")
+        armed = any((i.equipped or "").startswith("weapon") for i in inventory)
+        if armed and pilot._role.lower() != "monk" and ok("melee_fight"):
+            return invoke("melee_fight", {"target": petrifiers[0].name},
+                          f"the {petrifiers[0].name} ignores Elbereth: kill it with the weapon in hand")
+    return None

@@ -1,0 +1,121 @@
+"""The autopilot's upkeep rules: eat, heal, loot and gear up.
+
+After the fights: a fresh kill is eaten while fresh, a hurt hero rests (on
+Elbereth with monsters about), a hungry one eats or prays, a burdened one drops
+what it does not need, and new objects are picked up, wielded and worn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from ...api.knowledge import PrayerClock
+from ...api.models import HungerState, Position
+from .autopilot_context import Situation, invoke, press
+
+if TYPE_CHECKING:
+    from ..decisions import AgentDecision
+    from .autopilot import Autopilot
+
+
+async def heal_and_eat(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """A fresh kill eaten, rest when hurt, food when hungry, a prayer when Weak with none."""
+    api, s, stats, inventory, have, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.have, sit.ok
+    adjacent, near, hp_frac, hunger, timeout = sit.adjacent, sit.near, sit.hp_frac, sit.hunger, sit.timeout
+    # A fresh kill is food while it is fresh, hungry or not: heroes who ate only when
+    # Hungry lived from prayer to prayer (one for hunger every ~850 turns), so a prayer
+    # was seldom free when HP ran out.
+    kill, s.fresh_kill = s.fresh_kill, ()
+    if kill and kill[0] and stats.turn - kill[1] <= 20 and hunger != HungerState.SATIATED and \
+            "eat_when_hungry" in have:
+        s.eating_kill = True
+        return invoke("eat_when_hungry", {"force": True, "corpses_only": True, "max_walk": 6},
+                      f"eat the {kill[0]} I just killed while it is fresh")
+    # Floating eyes, molds and the like are walked around (pathing avoids them).
+    # Hurt, nothing adjacent: heal first (under Elbereth when something is in view) —
+    # unless Weak with food in the pack: eat first (resting goes on while Weak).
+    weak_with_food = hunger.severity >= HungerState.WEAK.severity and ok("eat_when_hungry") and any(
+        i.object_class == "food" for i in inventory)
+    if hp_frac < 0.5 and not adjacent and not weak_with_food:
+        if near and ok("engrave_elbereth"):
+            return invoke("engrave_elbereth", {"rest_to": 0.8}, "hurt with monsters about: rest on Elbereth")
+        if ok("rest_until_healed"):
+            return invoke("rest_until_healed", {"hp_fraction": 0.9}, "hurt: rest before going on")
+        if hp_frac < 0.4:
+            # Both keep handing back (a monster in view that never comes): exploring
+            # on would stop at once for low HP too. Let HP come back a little.
+            return press("20s", "hurt, and resting keeps being cut short: search 20 turns")
+    # 3. eat
+    # (the API remembers every kill: a new one is worth another try at eating)
+    kills = tuple((k.species, k.turn) for k in await api.recent_kills(5) if k.by_hero)
+    food_key = (hunger.value, kills,
+                sum(1 for i in inventory if i.object_class == "food"))
+    if hunger.severity >= HungerState.HUNGRY.severity and ok("eat_when_hungry") and food_key != s.no_food:
+        s.asked_food = food_key
+        params = {}
+        if hunger.severity >= HungerState.WEAK.severity:
+            params["max_walk"] = 20  # a kill up to 55 turns old is food now: worth a longer walk
+        return invoke("eat_when_hungry", params, f"I am {hunger.value}")
+    if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
+        # Fainting with nothing to eat: pray whatever the clock says (once: a god angered
+        # by it leaves the clock "unknown"). Even right after a prayer about one in five
+        # rnz(350) draws is low enough, and more the longer since; 16 of 80 heroes died
+        # fainting, most of them with the prayer "too soon" by the cautious clock.
+        if hunger.severity >= HungerState.FAINTING.severity and timeout < PrayerClock.UNKNOWN:
+            return invoke("pray_when_safe", {"max_timeout": PrayerClock.UNKNOWN - 1},
+                          "Fainting with no food: pray even if it may be too soon (starving is certain)")
+        if timeout <= 200:
+            return invoke("pray_when_safe", {}, "Weak from hunger and no food: pray")
+    return None
+
+
+async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Drop a burden, pick up what lies here, wield and wear what is new and better."""
+    api, s, stats, inventory, have, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.have, sit.ok
+    adjacent, hero, level_key, load_key = sit.adjacent, sit.hero, sit.level_key, sit.load_key
+    # 4. loot and gear up. First shed a load: a Burdened hero is slower in every
+    # fight and cannot squeeze between rock corners (shut in so, heroes starved).
+    # (Once per inventory: what is left is what the skill keeps, e.g. a cursed loadstone.)
+    squeeze = bool(getattr(api, "_too_heavy_to_squeeze", False))  # refused a diagonal gap lately
+    if (stats.encumbrance != "Unencumbered" or squeeze) and not adjacent and load_key != s.load_seen and \
+            "lighten_load" in have:
+        s.load_seen = load_key
+        return invoke("lighten_load", {"squeeze": squeeze},
+                      "too heavy to squeeze through a gap: drop what I do not need" if squeeze else
+                      f"{stats.encumbrance}: drop what I do not need")
+    spot = (level_key[0], level_key[1], hero.x, hero.y)
+    last = s.last_result
+    stopped_on_items = last is not None and last.stopped_reason == "items_here"
+    if spot not in s.picked_up_at and "pickup_useful" in have and (stopped_on_items or (
+            ok("pickup_useful") and _items_on(api, hero))):
+        s.picked_up_at.add(spot)
+        return invoke("pickup_useful", {}, "there are objects here")
+    weapons = "|".join(i.text for i in inventory if i.object_class == "weapon")
+    if weapons != s.weapons_seen:
+        first = not s.weapons_seen
+        s.weapons_seen = weapons
+        if not first and ok("wield_better_weapon") and pilot._role.lower() != "ranger":  # keeps the bow
+            return invoke("wield_better_weapon", {}, "new weapons: wield one if it is clearly better")
+    armor = "|".join(i.text for i in inventory if i.object_class in ("armor", "ring", "amulet"))
+    if armor != s.armor_seen:
+        s.armor_seen = armor
+        if ok("wear_better_armor") and any(i.object_class in ("armor", "ring", "amulet") and not i.equipped
+                                           for i in inventory):
+            return invoke("wear_better_armor", {}, "new armour: wear it if it is better")
+    return None
+
+
+async def rest_when_safe(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Rest when hurt with no monster near."""
+    hp_frac, near, ok = sit.hp_frac, sit.near, sit.ok
+    # 5. rest when hurt and safe
+    if hp_frac < 0.6 and not near and ok("rest_until_healed"):
+        return invoke("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
+    return None
+
+
+def _items_on(api, hero: Position) -> bool:
+    """Whether the hero stands on objects, from the messages of the last step (no extra look)."""
+    recent = " ".join(api._kb.history[-4:])
+    return "You see here" in recent or "Things that are here" in recent or "several objects here" in recent \
+        or "many objects here" in recent
