@@ -2,13 +2,26 @@
 
 The file has the sections of spec §9.3 (agent, environment, sandbox, skills,
 memory). ``agent.model`` is a strategist spec: ``autopilot`` (offline, the
-default), ``anthropic:MODEL``, ``openai:MODEL[@BASE_URL]`` or ``replay:FILE``; a
+default), ``anthropic:MODEL``, ``openai:MODEL[@BASE_URL]``, ``replay:FILE``, ``human`` or
+``human:DIR`` (a person or a script as the model); a
 bare Claude or GPT model name is read as ``anthropic:``/``openai:`` of it.
 Environment variables are ``HACKWRIGHT_<SECTION>_<KEY>``, e.g.
 ``HACKWRIGHT_AGENT_MODEL=openai:qwen@http://localhost:8000/v1``. The model backend's
 ``agent.model_timeout_seconds`` (per HTTP attempt) and ``agent.model_retries`` (retries of a
 call that timed out, failed with 408/409/429/5xx, lost its connection or came back
 unreadable; 0 for none) go to whichever backend ``agent.model`` names.
+
+Model call settings per backend: the sections ``openai`` and ``anthropic`` take
+``timeout_seconds``, ``retries``, ``max_tokens``, ``temperature`` and ``extra_body`` (an
+object merged into the request body); a key left out (or null) falls back to the agent's
+default. :meth:`Config.model_settings` resolves them, highest first: a flag
+(``--model-timeout``, ``--model-retries``, ``--max-tokens``, ``--temperature``,
+``--extra-body``; ``eval`` hands its flags to its workers as ``HACKWRIGHT_MODEL_FLAGS``), then
+``HACKWRIGHT_<PROVIDER>_<KEY>`` (e.g. ``HACKWRIGHT_OPENAI_TEMPERATURE``), then
+``HACKWRIGHT_MODEL_<KEY>`` for any backend (``HACKWRIGHT_MODEL_TIMEOUT``, ``_RETRIES``,
+``_MAX_TOKENS``, ``_TEMPERATURE``, ``_EXTRA_BODY``), then the provider's section of the
+file, then the agent's defaults (``agent.model_timeout_seconds``, ``agent.model_retries``,
+``agent.max_tokens``, ``agent.temperature``, as the file or ``HACKWRIGHT_AGENT_*`` set them).
 
 Every setting is checked when the configuration loads: a value of the wrong type
 or out of range raises :class:`ConfigError` with one line naming the file (or the
@@ -19,11 +32,12 @@ name no setting are ignored with a one-line warning that names the closest one.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -55,6 +69,7 @@ class Setting:
     high: Optional[float] = None
     above: bool = False  # the number must be greater than ``low``, not equal to it
     choices: tuple[str, ...] = ()
+    null_means: str = "none"  # what null stands for, in the words of ``valid()``
 
     @property
     def name(self) -> str:
@@ -85,9 +100,12 @@ class Setting:
             text = "two whole numbers (rows, columns) like [21, 79]"
         elif self.kind == "path":
             text = "a path such as " + repr(self.default or "./data")
+        elif self.kind == "object":
+            text = 'a JSON object such as {"top_p": 0.9}'
+
         else:
             text = "a name" if self.default is None else f"a name such as {self.default!r}"
-        return "write " + text + (" (or null for none)" if self.nullable else "")
+        return "write " + text + (f" (or null for {self.null_means})" if self.nullable else "")
 
     def check(self, value: Any, *, from_text: bool = False) -> Any:
         """``value`` as this setting stores it; :class:`_Invalid` if it does not fit.
@@ -141,6 +159,16 @@ class Setting:
         return value
 
     _path = _text
+
+    def _object(self, value: Any) -> dict:
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise _Invalid(self.valid()) from None
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise _Invalid(self.valid())
+        return dict(value)
 
     def _size(self, value: Any) -> Any:
         try:
@@ -201,7 +229,30 @@ SETTINGS: tuple[Setting, ...] = (
     _s("memory", "max_short_term_items", 100, "count"),
     _s("memory", "short_term_tokens", 600, "count"),
     _s("memory", "dungeon_map_resolution", [21, 79], "grid"),
+    # Per-backend model call settings: null (the default) falls back to the agent's.
+    *(_s(provider, key, None, kind, nullable=True, null_means="the agent default", **kw)
+      for provider in ("openai", "anthropic")
+      for key, kind, kw in (("timeout_seconds", "number", {"low": 0, "above": True}),
+                            ("retries", "count", {"low": 0}),
+                            ("max_tokens", "count", {}),
+                            ("temperature", "number", {"low": 0, "high": 2}),
+                            ("extra_body", "object", {}))),
 )
+PROVIDERS: tuple[str, ...] = ("openai", "anthropic")
+MODEL_KEYS: tuple[str, ...] = ("timeout_seconds", "retries", "max_tokens", "temperature", "extra_body")
+# The agent's defaults behind each per-backend key (extra_body has none: {}).
+AGENT_MODEL_DEFAULTS = {"timeout_seconds": "model_timeout_seconds", "retries": "model_retries",
+                        "max_tokens": "max_tokens", "temperature": "temperature"}
+# Variables that set a model call setting of whichever backend plays, and the flags above them.
+MODEL_VARIABLES: dict[str, str] = {"HACKWRIGHT_MODEL_TIMEOUT": "timeout_seconds",
+                                   "HACKWRIGHT_MODEL_RETRIES": "retries",
+                                   "HACKWRIGHT_MODEL_MAX_TOKENS": "max_tokens",
+                                   "HACKWRIGHT_MODEL_TEMPERATURE": "temperature",
+                                   "HACKWRIGHT_MODEL_EXTRA_BODY": "extra_body"}
+MODEL_FLAGS: dict[str, str] = {"timeout_seconds": "--model-timeout", "retries": "--model-retries",
+                               "max_tokens": "--max-tokens", "temperature": "--temperature",
+                               "extra_body": "--extra-body"}
+FLAGS_VARIABLE = "HACKWRIGHT_MODEL_FLAGS"
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 BY_VARIABLE: dict[str, Setting] = {s.variable: s for s in SETTINGS}
 DEFAULTS: dict[str, dict[str, Any]] = {}
@@ -219,6 +270,7 @@ OTHER_VARIABLES: dict[str, str] = {
     "HACKWRIGHT_GUIDEBOOK": "a plain-text Guidebook for the knowledge base",
     "HACKWRIGHT_MINILM_DIR": "the MiniLM files of the dense index",
     "HACKWRIGHT_KEEP_FDS": "file descriptors a sandbox worker keeps",
+    FLAGS_VARIABLE: "the model flags `hackwright eval` hands its workers (a JSON object)",
 }
 # Test suites may set HACKWRIGHT_TEST_* variables of their own.
 OTHER_PREFIXES = ("HACKWRIGHT_TEST_",)
@@ -244,12 +296,101 @@ def normalize_llm(spec: str) -> str:
     return spec
 
 
+@dataclass(frozen=True)
+class ModelOverrides:
+    """Model call settings given as flags (None: not given); :meth:`from_flags` checks them."""
+
+    timeout_seconds: Optional[float] = None
+    retries: Optional[int] = None
+    max_tokens: Optional[int] = None
+    temperature: Optional[float] = None
+    extra_body: Optional[dict] = None
+
+    @classmethod
+    def from_flags(cls, **given: Any) -> "ModelOverrides":
+        """Checked flags by key (``timeout_seconds=``, ``retries=``, ``max_tokens=``,
+        ``temperature=``, ``extra_body=``; text as typed, or values; None: not given).
+        A value the setting does not take is a :class:`ConfigError` naming the flag."""
+        checked: dict[str, Any] = {}
+        for key, value in given.items():
+            if value is None:
+                continue
+            if key not in MODEL_FLAGS:
+                raise ConfigError(f"{key} is not a model call setting; the settings are {', '.join(MODEL_KEYS)}")
+            # the same rules for every provider; a flag given is a value, never null
+            setting = replace(BY_NAME[f"openai.{key}"], nullable=False)
+            checked[key] = _checked(setting, value, MODEL_FLAGS[key], from_text=isinstance(value, str))
+        return cls(**checked)
+
+    def given(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in MODEL_KEYS if getattr(self, k) is not None}
+
+    def to_variable(self) -> str:
+        """These flags as the value of ``HACKWRIGHT_MODEL_FLAGS`` (for worker processes)."""
+        return json.dumps(self.given())
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """The model call settings one backend is made with, and where each came from."""
+
+    timeout_seconds: float
+    retries: int
+    max_tokens: int
+    temperature: Optional[float]
+    extra_body: dict
+    sources: dict[str, str] = field(default_factory=dict)  # key -> flag, variable or config key
+
+    def backend_options(self) -> dict[str, Any]:
+        """The keyword arguments of the backend's constructor."""
+        return {"timeout": self.timeout_seconds, "max_retries": self.retries, "max_tokens": self.max_tokens,
+                "temperature": self.temperature, "extra_body": dict(self.extra_body)}
+
+
+def provider_of(spec: Optional[str]) -> Optional[str]:
+    """``openai`` or ``anthropic`` for a model spec of that backend, else None."""
+    kind = normalize_llm(spec or "").partition(":")[0].strip().lower()
+    return kind if kind in PROVIDERS else None
+
+
 @dataclass
 class Config:
     data: dict[str, dict[str, Any]] = field(
         default_factory=lambda: {k: {kk: (list(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
                                  for k, v in DEFAULTS.items()})
     source: Optional[str] = None
+    # where each setting set by the file or a variable came from: "section.key" -> label
+    origins: dict[str, str] = field(default_factory=dict)
+    model_env: dict[str, Any] = field(default_factory=dict)  # HACKWRIGHT_MODEL_<KEY>, by key
+    model_env_names: dict[str, str] = field(default_factory=dict)  # key -> the variable that set it
+    model_flags: ModelOverrides = field(default_factory=ModelOverrides)  # HACKWRIGHT_MODEL_FLAGS
+
+    def model_settings(self, spec: Optional[str] = None,
+                       flags: Optional[ModelOverrides] = None) -> ModelSettings:
+        """The settings of the backend ``spec`` names (default: ``agent.model``), highest
+        first: ``flags``, the flags of ``HACKWRIGHT_MODEL_FLAGS``, ``HACKWRIGHT_<PROVIDER>_<KEY>``,
+        ``HACKWRIGHT_MODEL_<KEY>``, the provider's section of the file, the agent's defaults."""
+        provider = provider_of(spec if spec is not None else self.data["agent"]["model"])
+        given, inherited = (flags or ModelOverrides()).given(), self.model_flags.given()
+        values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
+        for key in MODEL_KEYS:
+            name = f"{provider}.{key}" if provider else None
+            own = self.data[provider][key] if provider else None
+            from_env = name is not None and self.origins.get(name) == BY_NAME[name].variable
+            layers = [(given.get(key), f"flag {MODEL_FLAGS[key]}"),
+                      (inherited.get(key), f"flag {MODEL_FLAGS[key]} ({FLAGS_VARIABLE})"),
+                      (own if from_env else None, self.origins.get(name or "", "")),
+                      (self.model_env.get(key), self.model_env_names.get(key, "")),
+                      (own, f"{self.origins.get(name or '', 'config')}: {name}")]
+            agent_key = AGENT_MODEL_DEFAULTS.get(key)
+            layers.append((self.data["agent"][agent_key], f"agent.{agent_key}") if agent_key else ({}, "none given"))
+            values[key], sources[key] = next((v, label) for v, label in layers if v is not None)
+        temperature = values["temperature"]
+        return ModelSettings(timeout_seconds=float(values["timeout_seconds"]), retries=int(values["retries"]),
+                             max_tokens=int(values["max_tokens"]),
+                             temperature=None if temperature is None else float(temperature),
+                             extra_body=dict(values["extra_body"]), sources=sources)
 
     def get(self, section: str, key: str) -> Any:
         return self.data[section][key]
@@ -258,8 +399,9 @@ class Config:
         if value is not None:
             self.data.setdefault(section, {})[key] = value
 
-    def episode(self, **flags: Any):
-        """An EpisodeConfig from this configuration, with flags (None = not given) on top."""
+    def episode(self, *, model: Optional[ModelOverrides] = None, **flags: Any):
+        """An EpisodeConfig from this configuration, with flags (None = not given) on top;
+        ``model``: the model call flags (see :meth:`model_settings`)."""
         from .agent.episode import EpisodeConfig
         from .sandbox.runner import SandboxLimits
 
@@ -283,13 +425,12 @@ class Config:
             min_success_rate_to_save=float(sk["min_success_rate_to_save"]),
             auto_save=bool(sk["auto_save"]),
             short_term_tokens=int(m["short_term_tokens"]),
-            backend_options={"max_tokens": int(a["max_tokens"]), "temperature": float(a["temperature"]),
-                             "timeout": float(a["model_timeout_seconds"]), "max_retries": int(a["model_retries"])},
         )
         for k, v in flags.items():
             if v is not None:
                 # a flag names its strategist exactly: no guessing a provider for a typo
                 setattr(cfg, k, v)
+        cfg.backend_options = self.model_settings(cfg.llm, model).backend_options()
         return cfg
 
 
@@ -320,17 +461,37 @@ def load_config(path: Optional[str] = None, env: Optional[dict] = None,
     if path:
         for (section, key), value in _read_file(str(path), where, say).items():
             cfg.data[section][key] = value
+            cfg.origins[f"{section}.{key}"] = str(path)
         cfg.source = str(path)
     for name, text in sorted(env.items()):
         setting = BY_VARIABLE.get(name)
         if setting is not None:
             cfg.data[setting.section][setting.key] = _checked(setting, text, name, from_text=True)
+            cfg.origins[setting.name] = name
+        elif name in MODEL_VARIABLES:
+            key = MODEL_VARIABLES[name]
+            value = _checked(BY_NAME[f"openai.{key}"], text, name, from_text=True)
+            if value is not None:
+                cfg.model_env[key], cfg.model_env_names[key] = value, name
         elif name.startswith("HACKWRIGHT_") and name not in OTHER_VARIABLES and not name.startswith(OTHER_PREFIXES):
             say(_unknown_variable(name))
+    if env.get(FLAGS_VARIABLE):
+        cfg.model_flags = _flags_variable(env[FLAGS_VARIABLE])
     if env.get("HACKWRIGHT_LLM"):
         cfg.data["agent"]["model"] = _checked(BY_NAME["agent.model"], env["HACKWRIGHT_LLM"], "HACKWRIGHT_LLM",
                                               from_text=True)
     return cfg
+
+
+def _flags_variable(text: str) -> ModelOverrides:
+    try:
+        given = json.loads(text)
+    except ValueError:
+        given = None
+    if not isinstance(given, dict) or not set(given) <= set(MODEL_KEYS):
+        raise ConfigError(f"{FLAGS_VARIABLE} is {_shown(text)}; write a JSON object with some of the keys "
+                          f"{', '.join(MODEL_KEYS)} (hackwright eval sets it from its flags)")
+    return ModelOverrides.from_flags(**given)
 
 
 def _read_file(path: str, where: str, say: Callable[[str], None]) -> dict[tuple[str, str], Any]:
@@ -355,7 +516,7 @@ def _read_file(path: str, where: str, say: Callable[[str], None]) -> dict[tuple[
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
-        raise ConfigError(f"{path}: holds {_kind_of(loaded)}; write sections ({', '.join(DEFAULTS)}) "
+        raise ConfigError(f"{path}: holds {_kind_of(loaded)}; write sections ({', '.join(s for s in DEFAULTS if s not in PROVIDERS)}) "
                           "with indented key: value lines under them")
     out: dict[tuple[str, str], Any] = {}
     for section, values in loaded.items():
@@ -426,7 +587,7 @@ def _unknown_key(path: str, section: str, key: str) -> str:
 
 
 def _unknown_variable(name: str) -> str:
-    known = list(BY_VARIABLE) + list(OTHER_VARIABLES)
+    known = list(BY_VARIABLE) + list(OTHER_VARIABLES) + list(MODEL_VARIABLES)
     # Compare what follows the common HACKWRIGHT_ prefix, which would make every name look close.
     near = _closest(name[len("HACKWRIGHT_"):], [k[len("HACKWRIGHT_"):] for k in known])
     if near:
@@ -435,5 +596,6 @@ def _unknown_variable(name: str) -> str:
             "e.g. HACKWRIGHT_AGENT_MAX_STEPS")
 
 
-__all__ = ["Config", "ConfigError", "DEFAULTS", "OTHER_VARIABLES", "SETTINGS", "Setting", "load_config",
-           "normalize_llm", "print_warning"]
+__all__ = ["Config", "ConfigError", "DEFAULTS", "MODEL_KEYS", "MODEL_VARIABLES", "ModelOverrides", "ModelSettings",
+           "OTHER_VARIABLES", "PROVIDERS", "SETTINGS", "Setting", "load_config", "normalize_llm", "print_warning",
+           "provider_of"]

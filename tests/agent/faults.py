@@ -243,7 +243,7 @@ FAULTS: list[Fault] = [
 HOSTILE: list[tuple[str, str, str]] = [
     ("infinite-loop", "async def hostile(nh):\n    while True:\n        pass", "Timed out"),
     ("busy-loop-of-state-queries", "async def hostile(nh):\n    while True:\n        await nh.get_stats()",
-     "Timed out"),
+     "more than 2000 API calls"),
     ("huge-output", "async def hostile(nh):\n    print('x' * 50_000_000)\n    return 1", "earlier ones cut"),
     ("os-system", "import os\n\nasync def hostile(nh):\n    os.system('touch /tmp/hackwright-fault')",
      "`import os` is not allowed"),
@@ -258,8 +258,13 @@ HOSTILE: list[tuple[str, str, str]] = [
      "attributes starting with '__' are not available"),
     ("syntax-error", "async def hostile(nh)\n    return 1", "Syntax error"),
 ]
+# (A query loop is stopped by the API-call budget, set low here so that it, not the wall
+# clock, ends the run on any machine.)
 FAULTS += [Fault(f"hostile-skill-{label}", lambda api, code=code: [create(code), GOOD], apis=("openai",),
-                 told=(said,), requests=2, decisions=2) for label, code, said in HOSTILE]
+                 told=(said,), requests=2, decisions=2,
+                 limits=SandboxLimits(wall_seconds=5.0, cpu_seconds=1,
+                                      max_api_calls=2000 if "queries" in label else 50_000))
+           for label, code, said in HOSTILE]
 
 
 def cases() -> list[tuple[Fault, str]]:

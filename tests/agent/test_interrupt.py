@@ -80,7 +80,8 @@ def test_ctrl_c_stops_a_model_written_skill_at_its_next_action(tmp_path):
                 "description": "search until stopped", "params": {}, "code": SEARCH_FOREVER}
     with FakeModelServer() as server:
         server.script(Reply(text=json.dumps(decision)), *[Reply(text="(unused)") for _ in range(5)])
-        proc = start("play", "--env", "MiniHack-Room-5x5-v0", "--llm", f"anthropic:claude-haiku-4-5@{server.url}",
+        # the full game: a MiniHack task would end the episode at its own step limit
+        proc = start("play", "--llm", f"anthropic:claude-haiku-4-5@{server.url}",
                      "--max-steps", "5",
                      "--db", "m.db", "--library", "skills", "--record", "rec", "--json", cwd=tmp_path,
                      env={"ANTHROPIC_API_KEY": "k", "HACKWRIGHT_SANDBOX_MAX_ACTIONS": "1000000",

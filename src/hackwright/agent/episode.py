@@ -39,7 +39,7 @@ class EpisodeConfig:
     auto_save: bool = True
     prompt_skills: int = 8
     short_term_tokens: int = 600
-    max_prompt_tokens: Optional[int] = None  # each prompt's dynamic (user) part, ≈ tokens; None: no limit
+    max_prompt_tokens: Optional[int] = None  # every whole request (system, user, retries, tool), ≈ tokens; None: no limit
     backend_options: dict = field(default_factory=dict)
     # Who plays a step the model could not decide: None ends the episode when the model
     # cannot be reached (and skips steps without a usable reply); "autopilot" stands in,
@@ -81,6 +81,11 @@ class EpisodeSummary:
     failed_decisions: int = 0  # steps in which the model gave no usable decision and nothing was played
     model_error: Optional[str] = None  # why the model ended the episode, when it did
     goal_reached: Optional[bool] = None  # None: the episode had no goal
+    # A MiniHack task's own verdict (env/task.py); all None when no task was tracked.
+    task_success: Optional[bool] = None  # MiniHack said solved (False also when the episode ended first)
+    task_reward: Optional[float] = None  # MiniHack's rewards summed over every key, time penalties included
+    task_end: Optional[str] = None  # "task solved", "death", "time limit"; None: the episode ended first
+    task_steps: Optional[int] = None  # keys counted against MiniHack's max_episode_steps
     # the game turn a digging tool (pick-axe, mattock, wand of digging) was first carried; None: never
     digging_tool_turn: Optional[int] = None
     # (turn, depth, experience level, score) after every step, for progression-over-turns plots

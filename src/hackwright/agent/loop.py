@@ -37,8 +37,15 @@ from .execution_report import ExecutionProbe, ExecutionReport
 from .episode import EpisodeConfig, EpisodeSummary, StepReport  # noqa: F401  (their home was here)
 from .memory import AgentMemory, ErrorSite, ExecutionNote
 from .prompt import PromptParts, build_prompt, system_prompt
+from .request_budget import request_reserve, summary_passages
 from .strategists import FALLBACKS, Autopilot, UnknownAgentError, make_strategist
 from .strategists.diving import digging_tool
+from .task_outcome import task_end_reason, task_summary
+
+
+def _clip(error: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(error).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @dataclass
@@ -56,14 +63,15 @@ class DecisionContext:
     _system: Optional[str] = None
     _stats_of: Optional[Callable] = None
     _on_reply: Optional[Callable] = None
-    _max_user_tokens: Optional[int] = None  # EpisodeConfig.max_prompt_tokens
+    _max_prompt_tokens: Optional[int] = None  # EpisodeConfig.max_prompt_tokens: the whole request's
+    _reserve_chars: int = 0  # what the requests add to the prompt (request_budget.request_reserve)
     retries: int = 0  # unusable replies sent back before this decision (set by model strategists)
 
     def prompt(self) -> PromptParts:
         if self._prompt is None:
             self._prompt = build_prompt(self.api, self.state, self.memory, self.skills, self._stats_of,
-                                        self.warnings, system=self._system, task=self.task,
-                                        max_user_tokens=self._max_user_tokens)
+                                        self.warnings, role=self.api.hero_role, system=self._system, task=self.task,
+                                        max_request_tokens=self._max_prompt_tokens, reserve_chars=self._reserve_chars)
         return self._prompt
 
     def record_reply(self, reply, prompt, messages) -> None:
@@ -199,7 +207,7 @@ class Agent:
             end_reason = "interrupted"  # a second Ctrl-C: stop at once, still recorded
             raise
         finally:
-            if self.stop_requested and not end_reason.startswith(("death", "goal")):
+            if self.stop_requested and not end_reason.startswith(("death", "goal", "task")):
                 end_reason = "interrupted"
             summary = self._finish(end_reason, time.time() - t0)
             self.summary = summary
@@ -218,7 +226,7 @@ class Agent:
         if idle_cap and self._idle_decisions >= idle_cap:
             return f"no progress: {idle_cap} decisions without the game clock moving"
         if api.game_over:
-            return "death"
+            return task_end_reason(api) or "death"  # a MiniHack task ends the game its own way
         if step >= self.config.max_steps:
             return "step cap"
         s = api.last_stats
@@ -268,12 +276,14 @@ class Agent:
             self._system = system_prompt(api.hero_role)
         ctx = DecisionContext(api, state, self.memory, skills, names, warnings,
                               task=self.config.task, _system=self._system, _stats_of=self.library.stats,
-                              _max_user_tokens=self.config.max_prompt_tokens,
+                              _max_prompt_tokens=self.config.max_prompt_tokens,
+                              _reserve_chars=request_reserve(getattr(self.strategist, "max_invalid", 0)),
                               _on_reply=lambda r, p, m: self._record_reply(step, r, p, m))
         loop_break = len(warnings) > 1
         decision: Optional[AgentDecision] = None
         error: Optional[str] = None
         unreachable: Optional[BackendError] = None
+        stand_in: Optional[str] = None  # the model's failure, when the autopilot plays in its place
         decided_by = "strategist"
         if not loop_break:
             try:
@@ -286,8 +296,10 @@ class Agent:
                 return  # Ctrl-C while the model was thinking: nothing was played
             except DecisionError as e:
                 error = f"no usable decision: {e}"
+                stand_in = f"no usable decision ({_clip(e)}); the autopilot played this step"
             except BackendError as e:
                 error = f"model backend failed: {e}"
+                stand_in = f"model backend failed ({_clip(e)}); the autopilot played this step"
                 unreachable = e
             finally:
                 self._decide_task = None
@@ -309,7 +321,8 @@ class Agent:
         self.decided_by[decided_by] += 1
         self.last_decision = decision
         result, exec_error = await self._execute(step, decision, state)
-        self._after_step(step, decision, result, exec_error or error, state, decided_by)
+        # The step's own outcome; the model's failure is a line of its own, never this step's error.
+        self._after_step(step, decision, result, exec_error, state, decided_by, stand_in)
 
     def _no_decision(self, step: int, error: str, unreachable: Optional[BackendError], state: dict) -> None:
         """The model gave nothing to play and no fallback was asked for: nothing is played.
@@ -436,9 +449,10 @@ class Agent:
             return SkillResult("lookup_failed", {"query": question}, 0, 0, False), f"the lookup failed: {e}"
         answer = passages
         summarise = getattr(self.strategist, "summarise", None)
-        if summarise is not None and not passages.startswith("No entry found"):
+        fitted = summary_passages(question, passages, self.config.max_prompt_tokens)  # None: no room
+        if summarise is not None and fitted is not None and not passages.startswith("No entry found"):
             try:
-                answer = await summarise(question, passages,
+                answer = await summarise(question, fitted,
                                          lambda r, p, m: self._record_reply(step, r, p, m)) or passages
             except BackendError as e:
                 self.memory.errors.append(f"the lookup's summary failed ({e}); the passages are shown instead")
@@ -467,7 +481,7 @@ class Agent:
         return SkillResult("shown", {"skill": skill.name, "lines": len(skill.code.splitlines())}, 0, 0, True), None
 
     def _after_step(self, step: int, d: AgentDecision, result: Optional[SkillResult], error: Optional[str],
-                    state: dict, decided_by: str = "strategist") -> None:
+                    state: dict, decided_by: str = "strategist", stand_in: Optional[str] = None) -> None:
         api = self.api
         assert api is not None
         s = api.last_stats or state["stats"]
@@ -479,14 +493,16 @@ class Agent:
             params={"skill": d.skill_name} if shown else dict(d.params or {}),
             stopped_reason=result.stopped_reason if result else "error", success=bool(result and result.success),
             actions=result.actions_taken if result else 0, turns=result.turns_elapsed if result else 0,
-            error=error, created=d.type == "create_skill", site=self._error_site, report=self._report))
+            error=error, created=d.type == "create_skill", site=self._error_site, report=self._report,
+            stand_in=stand_in))
         self._error_site = self._report = None
         events = api.events[:]
         api.events.clear()
         episodes.record_decision(self.db, self.episode_id, step, s.turn, type=d.type, decided_by=decided_by,
                                  skill_name=d.skill_name, params=d.params, code=d.code, reasoning=d.reasoning,
                                  stopped_reason=result.stopped_reason if result else None,
-                                 success=bool(result and result.success), error=error, events=events)
+                                 success=bool(result and result.success),
+                                 error="; ".join(e for e in (error, stand_in) if e) or None, events=events)
         s2 = api.last_stats
         if s2 is not None:
             self._idle_decisions = self._idle_decisions + 1 if s2.turn == self._last_turn else 0
@@ -550,6 +566,7 @@ class Agent:
             failed_decisions=self.failed_decisions,
             model_error=self.model_error,
             digging_tool_turn=self.digging_tool_turn,
+            **task_summary(api),
         )
         try:
             episodes.finish_episode(self.db, self.episode_id, json.loads(summary.to_json()))

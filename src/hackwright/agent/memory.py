@@ -80,6 +80,8 @@ _ERROR_LINES = 16  # lines of an error's text shown in the prompt …
 _ERROR_CHARS = 1200  # … and characters (the skill's output is the report's, bounded there)
 _EXCERPTS_KEPT = 2  # the newest failures keep their code excerpts; older ones only their text
 _REPORTS_KEPT = 2  # the newest runs keep their whole report; older ones its brief form
+_NAME_CHARS = 64  # of a skill's name as an execution shows it (a library name's longest)
+_PARAMS_CHARS = 300  # of its parameters
 
 
 @dataclass(frozen=True)
@@ -142,10 +144,13 @@ class ExecutionNote:
     created: bool = False  # the model wrote this skill in this decision
     site: Optional[ErrorSite] = None  # where a model-written skill failed in its own code
     report: Optional[ExecutionReport] = None  # what the run did (progress, failed actions, output …)
+    # Who decided when the model did not: "model backend failed (…); the autopilot played this step".
+    stand_in: Optional[str] = None
 
     def _what(self) -> str:
+        # the name and parameters are the model's own words: every later prompt repeats them
         p = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
-        return f"{self.skill}({p})"
+        return f"{_clip(self.skill, _NAME_CHARS)}({_clip(p, _PARAMS_CHARS)})"
 
     def line(self) -> str:
         """The execution for the prompt: the outcome, or the error (a few lines) and, for a
@@ -168,6 +173,8 @@ class ExecutionNote:
         return self._with_report(out)
 
     def _with_report(self, out: str) -> str:
+        if self.stand_in:  # its own line: the step's outcome above is the autopilot's
+            out = f"{out}\n{self.stand_in}"
         if self.report is not None:
             out = "\n".join([out, *self.report.lines()])
         return out.replace("\n", "\n    ")

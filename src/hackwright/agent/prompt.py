@@ -11,11 +11,29 @@ summary, the timeline, the most relevant skills with their statistics, the last
 executions, knowledge, warnings, a skill's code the model asked to see, and the
 decision request.
 
-``build_prompt(..., max_user_tokens=N)`` keeps the dynamic part within about N
-tokens (:func:`estimate_tokens`): it drops the oldest timeline lines first, then
-other levels' memory, older messages, knowledge, older executions and the least
-relevant skills, each with a visible "(trimmed …)" line; the state, map,
-surroundings, inventory and the decision request are never cut.
+Everything a model or the game wrote is cut to a fixed size before it enters a
+section (a skill's description and defaults, parameters, messages, inventory lines,
+dungeon notes, warnings, the task; the skill list as a whole; lookups, errors and
+execution reports where they are kept, see ``memory.py`` and
+``execution_report.py``), so no prompt grows without bound even without a budget.
+
+``build_prompt(..., max_request_tokens=N, reserve_chars=R)`` holds the whole request
+(system part, user part and R characters set aside for the decide tool and retry
+turns) within about N tokens (:func:`estimate_tokens`), cutting in this order
+(:mod:`.request_budget` has the details):
+
+1. the system part, beyond its share of the budget (fixed for a budget, so it stays
+   cacheable): EXAMPLE SKILL, API TYPES, API: READING, API: ACTING, … from their end;
+2. items of the user part, each with a visible "(trimmed …)" line: the oldest
+   timeline lines, other levels' memory, older messages, older knowledge, older
+   executions, the least relevant skills;
+3. last resort, whole sections cut from their end with a marker: the skill code asked
+   for, knowledge, executions, timeline, dungeon memory, the rest of the system part,
+   then skills, messages, inventory, surroundings, warnings;
+4. never cut: the role, the decision format, the task, the state, the map and the
+   decision request; a budget too small for them is refused (``RequestBudgetError``).
+
+``max_user_tokens=N`` applies step 2 alone to the user part.
 """
 
 from __future__ import annotations
@@ -282,6 +300,12 @@ def ascii_map(screen: str) -> str:
 PROMPT_SKILLS_DETAILED = 8  # skills listed with parameters' defaults, statistics and triggers
 _SUMMARY_CHARS = 90  # of a compactly listed skill's description
 _PARAM_NAMES_CHARS = 70  # of its parameter names
+# A model-written skill's description and defaults are its own words: each is cut, and
+# the whole list too, so that many skills with long docstrings keep the prompt bounded.
+_DESCRIPTION_CHARS = 240  # of a detailed skill's description
+_DEFAULT_CHARS = 40  # of a parameter's default, as written
+_PARAMS_CHARS = 400  # of a detailed skill's parameter list (the longest built-in's: 334)
+SKILLS_LIST_CHARS = 16_000  # of the whole list: the least relevant skills beyond it are counted, not listed
 
 
 def _summary(description: str) -> str:
@@ -296,31 +320,51 @@ def skills_section(skills: list, stats_of, detailed: int = PROMPT_SKILLS_DETAILE
     """Every skill given (the most relevant first): the first ``detailed`` with their
     parameters' defaults, track records (:func:`~hackwright.skills.stats.track_record`:
     finished runs that succeeded, interrupted ones apart, value per run) and triggers, the rest one short line each (name,
-    parameter names, the description's first sentence), so that every skill stays in view."""
+    parameter names, the description's first sentence), so that every skill stays in view
+    — within ``SKILLS_LIST_CHARS``: beyond it the least relevant are counted, not listed."""
     if not skills:
         return "(no skills in the library yet: create one)"
     lines = []
     for s in skills[:detailed]:
         st = stats_of(s.name) if stats_of else None
-        params = ", ".join(getattr(p, "name", str(p)) + (f"={p.default_repr}" if getattr(p, "default_repr", None) else "")
-                           for p in (s.parameters or []))
+        params = _cut_list(", ".join(getattr(p, "name", str(p)) + (f"={_cut(p.default_repr, _DEFAULT_CHARS)}"
+                                                                    if getattr(p, "default_repr", None) else "")
+                                     for p in (s.parameters or [])), _PARAMS_CHARS)
         # interrupted runs apart; value weighs turns against progress (skills/stats.py)
         rate = f" [{track_record(st)}]" if st is not None and getattr(st, "executions", 0) else ""
         trig = f" stops on: {', '.join(s.triggers)}" if s.triggers else ""
-        lines.append(f"- {s.name}({params}) — {s.description}{rate}{trig}")
+        lines.append(f"- {s.name}({params}) — {_cut(' '.join((s.description or '').split()), _DESCRIPTION_CHARS)}"
+                     f"{rate}{trig}")
     rest = skills[detailed:]
     if rest:
         lines.append(f"Other skills ({len(rest)}; `show` one to read its code and parameters):")
-    for s in rest:
-        names = ", ".join(getattr(p, "name", str(p)) for p in (s.parameters or []))
-        if len(names) > _PARAM_NAMES_CHARS:
-            names = names[:_PARAM_NAMES_CHARS].rsplit(",", 1)[0] + ", …"
-        lines.append(f"- {s.name}({names}) — {_summary(s.description)}")
+    size = sum(len(line) + 1 for line in lines)
+    for i, s in enumerate(rest):
+        names = _cut_list(", ".join(getattr(p, "name", str(p)) for p in (s.parameters or [])), _PARAM_NAMES_CHARS)
+        line = f"- {s.name}({names}) — {_summary(s.description)}"
+        if size + len(line) > SKILLS_LIST_CHARS:
+            lines.append(f"- … and {len(rest) - i} less relevant skill(s) not listed (the list keeps within "
+                         f"{SKILLS_LIST_CHARS:,} characters)")
+            break
+        lines.append(line)
+        size += len(line) + 1
     return "\n".join(lines)
+
+
+def _cut(text: str, limit: int) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _cut_list(names: str, limit: int) -> str:
+    return names if len(names) <= limit else names[:limit].rsplit(",", 1)[0] + ", …"
 
 
 # The longest skill code the "show" decision puts in the prompt (the last one asked for).
 SHOWN_CODE_CHARS = 6000
+TASK_CHARS = 2000  # of the task text
+_LINE_CHARS = 300  # of a message, an inventory line or a warning
+_LEVEL_CHARS = 600  # of a level's line of dungeon memory
 
 
 @dataclass
@@ -337,6 +381,7 @@ class Section:
     droppable: list[int] = field(default_factory=list)
     unit: str = "lines"  # what an item is, in the plural: "older messages"
     dropped: set[int] = field(default_factory=set)
+    limit: Optional[int] = None  # the budget's last resort: the text cut to this many characters
 
     def count(self, n: int) -> str:
         return f"{n} {self.unit[:-1] if n == 1 and self.unit.endswith('s') else self.unit}"
@@ -348,11 +393,39 @@ class Section:
             at = sum(1 for i in range(min(self.dropped)) if i not in self.dropped)
             note = f"(trimmed: {self.count(len(self.dropped))} left out to keep the prompt within its budget)"
             shown.insert(at, note)
-        return "\n".join(lines + shown)
+        out = "\n".join(lines + shown)
+        return out if self.limit is None else cut_to(self.name, out, self.limit)
 
 
-# Cut first to last; the state, map, surroundings, inventory, warnings, shown code
-# and the decision request are never cut.
+def cut_to(name: str, text: str, room: int) -> str:
+    """``text`` within ``room`` characters: its start (at a line end when one is near) and
+    a marker saying how much of ``name`` was cut; the marker alone when no start fits."""
+    if len(text) <= room:
+        return text
+    keep = room - len(_cut_marker(name, len(text))) - 1
+    head = text[:max(keep, 0)]
+    newline = head.rfind("\n")
+    if newline > len(head) // 2:
+        head = head[:newline]
+    if not head.strip():
+        return f"({name} left out here: {len(text):,} characters, to keep the request within its budget)"
+    return f"{head}\n{_cut_marker(name, len(text) - len(head))}"
+
+
+def _cut_marker(name: str, n: int) -> str:
+    return f"(… {n:,} more characters of {name} cut here to keep the request within its budget)"
+
+
+def clip_line(text: str, limit: int) -> str:
+    """Model- or game-written text cut to its first ``limit`` characters, saying how many
+    more there were."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text) - limit + 1:,} characters cut)"
+
+
+# Items dropped first to last; the state, map, surroundings, inventory, warnings, shown
+# code and the decision request lose no items (a request budget's last resort may still
+# cut some of them: request_budget.LAST_RESORT).
 TRIM_ORDER = ("RECENT TIMELINE", "DUNGEON MEMORY", "RECENT MESSAGES", "KNOWLEDGE", "LAST SKILL EXECUTIONS",
               "AVAILABLE SKILLS")
 
@@ -378,7 +451,7 @@ def user_sections(api, state: dict[str, Any], memory, skills: list, stats_of=Non
     stats = state["stats"]
     inv = state["inventory"]
     status = ", ".join(state.get("status_effects") or []) or "none"
-    out = [Section("TASK", f"TASK: {task}")] if task else []
+    out = [Section("TASK", f"TASK: {clip_line(task, TASK_CHARS)}")] if task else []
     out.append(Section("CURRENT STATE", f"CURRENT STATE (turn {stats.turn}):", [
         f"- Dungeon level {stats.dungeon_level} ({stats.branch}), position ({stats.position.x},{stats.position.y})",
         f"- HP {stats.hp}/{stats.max_hp}, Pw {stats.pw}/{stats.max_pw}, AC {stats.ac}, XL {stats.xp_level}, "
@@ -387,11 +460,12 @@ def user_sections(api, state: dict[str, Any], memory, skills: list, stats_of=Non
     ]))
     out.append(Section("MAP", "MAP:", [ascii_map(state["screen"])]))
     out.append(Section("SURROUNDINGS", None, [describe_surroundings(api, state)]))
-    out.append(Section("INVENTORY", "INVENTORY:", [f"{i.slot} - {i.text or i.name}" for i in inv] or ["(empty)"]))
-    messages = [f"- {m}" for m in state["messages"][-8:]]
+    out.append(Section("INVENTORY", "INVENTORY:", [clip_line(f"{i.slot} - {i.text or i.name}", _LINE_CHARS)
+                                                   for i in inv] or ["(empty)"]))
+    messages = [f"- {clip_line(m, _LINE_CHARS)}" for m in state["messages"][-8:]]
     out.append(Section("RECENT MESSAGES", "RECENT MESSAGES:", messages, list(range(len(messages) - 2)),
                        "older messages"))
-    levels = memory.summary(api).split("\n")
+    levels = [clip_line(line, _LEVEL_CHARS) for line in memory.summary(api).split("\n")]
     # Other levels go first, shallowest first; the current level's line stays.
     out.append(Section("DUNGEON MEMORY", "DUNGEON MEMORY:", levels,
                        [i for i, line in enumerate(levels) if "you are here" not in line], "other levels"))
@@ -411,7 +485,7 @@ def user_sections(api, state: dict[str, Any], memory, skills: list, stats_of=Non
         out.append(Section("KNOWLEDGE", "KNOWLEDGE (answers to your lookups):", entries, list(range(len(entries))),
                            "older answers"))
     if warnings:
-        out.append(Section("WARNINGS", "WARNINGS:", [f"- {w}" for w in warnings]))
+        out.append(Section("WARNINGS", "WARNINGS:", [f"- {clip_line(w, _LINE_CHARS)}" for w in warnings[:8]]))
     shown = _shown_code(memory)
     if shown is not None:
         out.append(shown)
@@ -441,10 +515,27 @@ def fit_to_budget(sections: list[Section], max_tokens: int) -> list[str]:
 
 def build_prompt(api, state: dict[str, Any], memory, skills: list, stats_of=None,
                  warnings: list[str] = (), role: Optional[str] = None, system: Optional[str] = None,
-                 task: Optional[str] = None, max_user_tokens: Optional[int] = None) -> PromptParts:
-    """The prompt for one decision; ``max_user_tokens``: the budget of the dynamic part
-    (None: no limit), see the module's docstring."""
+                 task: Optional[str] = None, max_user_tokens: Optional[int] = None,
+                 max_request_tokens: Optional[int] = None, reserve_chars: int = 0) -> PromptParts:
+    """The prompt for one decision. ``max_request_tokens``: the budget of the whole request
+    (system and user parts and ``reserve_chars`` set aside for the tool and retry turns;
+    raises ``request_budget.RequestBudgetError`` when it cannot be kept); ``max_user_tokens``:
+    a budget of the dynamic part alone. None: no limit. See the module's docstring."""
     sections = user_sections(api, state, memory, skills, stats_of, warnings, task)
     trimmed = fit_to_budget(sections, max_user_tokens) if max_user_tokens else []
+    if max_request_tokens:
+        from .request_budget import fit_request
+
+        fit = fit_request(system_parts(system, role), sections, max_request_tokens, reserve_chars)
+        system, trimmed = fit.system, fit.trimmed  # fit.trimmed counts every item dropped
     return PromptParts(system or system_prompt(role), render_sections(sections),
                        [(s.name, s.text()) for s in sections], trimmed)
+
+
+def system_parts(system: Optional[str], role: Optional[str]) -> list[tuple[str, str]]:
+    """``system`` by section when it is the standard system part for ``role`` (None: that
+    part), else as one section "SYSTEM"."""
+    sections = system_sections(role)
+    if system is None or system == "\n\n".join(text for _, text in sections):
+        return sections
+    return [("SYSTEM", system)]

@@ -263,7 +263,7 @@ class Tile:
     char: str  # the symbol remembered there: '.', '#', '+', '>', ' ' (never seen) …
     glyph: int  # NLE glyph number remembered there
     position: Position  # where it is: tiles[y][x].position == Position(x, y)
-    description: str  # what is remembered: "doorway", "dark part of a room", an object or monster name, "unexplored"
+    description: str  # what is remembered there: "doorway", "dark part of a room", an object ("large box", even under the hero or a monster; creatures are in get_visible_monsters), "unexplored"
     is_walkable: bool  # a plain move can enter it (not a closed door or a boulder; known traps count as walkable)
     is_explored: bool  # the hero has seen this square
     has_trap: bool  # a known trap lies here (also under an item)

@@ -156,14 +156,18 @@ def seen_object_name(glyph: int) -> str:
 
 def object_seen_at(obs: dict, pos: Position, remembered: int) -> str:
     """The name of the object remembered at ``pos`` (glyph ``remembered``): NetHack's
-    own words while the map still shows it there; when something stands on it now
-    (the hero, a monster), what it looked like (``seen_object_name``), never the
-    creature on top."""
+    own words while the map still shows it there ("large box", "2 daggers": without
+    "a"/"an", as ``seen_object_name`` names it); when something stands on it now (the
+    hero, a monster), what it looked like (``seen_object_name``), never the creature
+    on top."""
     if int(obs["glyphs"][pos.y, pos.x]) == remembered:
-        seen = screen_description(obs, pos)
+        seen = _ARTICLE.sub("", screen_description(obs, pos))
         if seen:
             return seen
     return seen_object_name(remembered)
+
+
+_ARTICLE = re.compile(r"^an? (?=\S)")
 
 
 def visible_monsters(obs: dict, hero: Position) -> list[Monster]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from . import flags  # noqa: F401  (flags show no value type in --help)
+
 # Imported in the order `hackwright --help` lists them; each module registers its commands.
 from . import play  # noqa: F401  isort: skip
 from . import prompt  # noqa: F401  isort: skip

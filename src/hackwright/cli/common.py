@@ -13,7 +13,7 @@ from rich.table import Table
 from .. import __version__
 
 if TYPE_CHECKING:
-    from ..config import Config
+    from ..config import Config, ModelOverrides
 
 app = typer.Typer(
     help="Hackwright: a language model plays NetHack by writing its own Python skills.",
@@ -30,6 +30,14 @@ if not console.is_terminal and "COLUMNS" not in os.environ:
 err_console = Console(stderr=True)
 
 SEED_HELP = "Game seed S = seed(core=S, disp=S, reseed=False) with a fixed moon phase; same S, same game."
+# The model call flags of play and eval; each beats HACKWRIGHT_* variables and config.yaml.
+MODEL_FLAG_HELP = {
+    "timeout_seconds": "Seconds per HTTP attempt of a model call (a number above 0).",
+    "retries": "Retries of a model call that timed out, got 408/409/429/5xx or came back unreadable (0: none).",
+    "max_tokens": "Tokens per model reply (a whole number of at least 1).",
+    "temperature": "Sampling temperature sent to the model (0 to 2).",
+    "extra_body": 'A JSON object merged into every model request body, e.g. \'{"top_p": 0.9}\'.',
+}
 
 
 def _version(value: bool) -> None:
@@ -68,6 +76,18 @@ def load_config_or_exit(path: Optional[str] = None) -> "Config":
         # soft_wrap: the message stays on one line however narrow the terminal
         err_console.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True, highlight=False)
         raise typer.Exit(2)
+
+
+def model_flags_or_exit(**given: Optional[str]) -> "ModelOverrides":
+    """The model call flags (``timeout_seconds=``, ``retries=``, ``max_tokens=``,
+    ``temperature=``, ``extra_body=``; their text, None when not given), checked: a bad value
+    ends the command with one ``error:`` line naming the flag and what is valid (exit 2)."""
+    from ..config import ConfigError, ModelOverrides
+
+    try:
+        return ModelOverrides.from_flags(**given)
+    except ConfigError as e:
+        raise fail(e)
 
 
 def fail(message: object, code: int = 2) -> "typer.Exit":

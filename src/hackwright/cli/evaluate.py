@@ -12,14 +12,16 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, fail, print_rows
+from .common import MODEL_FLAG_HELP, SEED_HELP, app, console, fail, print_rows
 
 
 @app.command("eval")
 def eval_cmd(
     agent: str = typer.Option("autopilot", help="autopilot (built-in), handcrafted (NetPlay's seven rules), random, "
                                                 "a model (anthropic:MODEL, openai:MODEL, openai:MODEL@BASE_URL, "
-                                                "replay:FILE), or a bot playing on its own (autoascend, bot:PATH). "
+                                                "replay:FILE), a strategist plug-in (module:Class, path/to/file.py:"
+                                                "Class, or an installed plug-in's name; docs/strategists.md), or a "
+                                                "bot playing on its own (autoascend, bot:PATH). "
                                                 "Other names are refused."),
     fallback: Optional[str] = typer.Option(None, help="autopilot: it plays the steps a model cannot decide "
                                                       "(counted per episode and in the report). Default: none, "
@@ -30,6 +32,8 @@ def eval_cmd(
                                                                    "every seed again."),
     seeds: str = typer.Option("0-3", help="Seeds: 0-39, 1,5,9 or 0-3,10. " + SEED_HELP),
     role: Optional[str] = typer.Option(None, help="Hero role for every episode (random per seed if not given)."),
+    env: Optional[str] = typer.Option(None, help="NetHackChallenge-v0 (default) or a MiniHack environment name "
+                                                 "(its task's success rate is reported)."),
     workers: int = typer.Option(1, help="Episodes played at once (processes, or Ray tasks)."),
     max_turns: Optional[int] = typer.Option(None, help="End each episode at this game turn (the turn cap)."),
     max_steps: Optional[int] = typer.Option(None, help="End each episode after this many decisions "
@@ -50,19 +54,37 @@ def eval_cmd(
     no_record: bool = typer.Option(False, "--no-record", help="Keep no ttyrec/frames per episode."),
     no_report: bool = typer.Option(False, "--no-report", help="Skip report.md/report.html."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary metrics as JSON."),
+    model_timeout: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["timeout_seconds"]),
+    model_retries: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["retries"]),
+    max_tokens: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["max_tokens"]),
+    temperature: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["temperature"]),
+    extra_body: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["extra_body"]),
 ) -> None:
     """Evaluate an agent on many seeds (or the scenario suite) and write tables and a report.
 
     Ctrl-C stops the episodes in flight at their next action and records them as
-    interrupted (exit 130); the same command again (--resume is the default) plays them again."""
+    interrupted (exit 130); the same command again (--resume is the default) plays them again.
+    The model call flags beat HACKWRIGHT_* variables and config.yaml (see `hackwright play`)."""
+    import os
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..agent.backends.base import BackendError
     from ..agent.strategists import BOTS, FALLBACKS, UnknownAgentError, check_spec, make_strategist
     from ..eval.runner import EvalConfig, EvalError, EvalRunner, parse_seeds, summary_line
 
+    from ..config import FLAGS_VARIABLE
+    from .common import model_flags_or_exit
+
+    model = model_flags_or_exit(timeout_seconds=model_timeout, retries=model_retries, max_tokens=max_tokens,
+                                temperature=temperature, extra_body=extra_body)
+    if model.given():
+        os.environ[FLAGS_VARIABLE] = model.to_variable()  # every episode's configuration reads it
     try:
         agent = check_spec(agent, bots=True, flag="--agent")
+        if agent == "human" or agent.startswith("human:"):
+            raise UnknownAgentError(f"--agent {agent}: a human plays under `hackwright play --llm {agent}` only, "
+                                    "one game at a time")
         if fallback not in (None, "none", *FALLBACKS):
             raise UnknownAgentError(f"unknown --fallback {fallback!r}: the fallback is autopilot (or none)")
         if agent not in BOTS and not agent.startswith("bot:"):
@@ -77,7 +99,8 @@ def eval_cmd(
 
     load_config_or_exit(config)  # a bad setting stops the evaluation here, not in each episode
     try:
-        cfg = EvalConfig(agent=agent, seeds=parse_seeds(seeds), role=role, workers=workers, max_turns=max_turns,
+        cfg = EvalConfig(agent=agent, seeds=parse_seeds(seeds), role=role, env_id=env, workers=workers,
+                         max_turns=max_turns,
                          max_steps=max_steps, out_dir=str(out), db_path=db, library_path=library,
                          config_path=config, budget_usd=budget_usd, backend=backend, ray_address=ray_address,
                          record=not no_record, report=not no_report,

@@ -12,14 +12,19 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, fail, print_rows
+from .common import MODEL_FLAG_HELP, SEED_HELP, app, console, fail, print_rows
 
 
 @app.command()
 def play(
-    llm: Optional[str] = typer.Option(None, help="autopilot (offline, default), handcrafted, random, anthropic:MODEL, "
+    llm: Optional[str] = typer.Option(None, "--llm", "--agent",
+                                      help="autopilot (offline, default), handcrafted, random, anthropic:MODEL, "
                                                  "openai:MODEL or openai:MODEL@BASE_URL (vLLM, Ollama, llama.cpp, "
-                                                 "OpenRouter), or replay:FILE. Other names are refused."),
+                                                 "OpenRouter), replay:FILE, or human (you are the model, on "
+                                                 "the terminal) or human:DIR (a script is: DIR/req-N.txt, "
+                                                 "DIR/rep-N.txt), or a strategist plug-in: module:Class, "
+                                                 "path/to/file.py:Class or an installed plug-in's name "
+                                                 "(docs/strategists.md). Other names are refused."),
     fallback: Optional[str] = typer.Option(None, help="autopilot: it plays the steps the model cannot decide "
                                                       "(counted in the summary). Default: none, so a model that "
                                                       "cannot be reached ends the episode with an error."),
@@ -36,28 +41,48 @@ def play(
     no_record: bool = typer.Option(False, "--no-record", help="Do not record anything to disk but the database."),
     config: Optional[str] = typer.Option(None, help="A config.yaml (default ./config.yaml if present)."),
     as_json: bool = typer.Option(False, "--json", help="Print only the episode summary, as JSON."),
+    model_timeout: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["timeout_seconds"]),
+    model_retries: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["retries"]),
+    max_tokens: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["max_tokens"]),
+    temperature: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["temperature"]),
+    extra_body: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["extra_body"]),
 ) -> None:
     """Play one episode: the strategist picks skills (or writes new ones) until death or a cap.
 
     Ctrl-C stops at the next game action and records the episode as interrupted (exit 130);
     a second Ctrl-C stops at once. A model that cannot be reached ends the episode with
-    exit 1 unless --fallback autopilot is given."""
+    exit 1 unless --fallback autopilot is given. With --llm human, end of input before a
+    reply ends the game (recorded as interrupted, exit 0).
+
+    Model call settings, highest first: these flags, HACKWRIGHT_<PROVIDER>_<KEY>,
+    HACKWRIGHT_MODEL_<KEY>, config.yaml's openai/anthropic section, its agent defaults."""
     from ..agent.backends.base import BackendError
     from ..agent.loop import Agent
     from ..agent.stopping import StopOnInterrupt
     from ..agent.strategists import UnknownAgentError
-    from .common import load_config_or_exit
+    from .common import load_config_or_exit, model_flags_or_exit
     from ..env.make import EnvConfigError
 
     cfg = load_config_or_exit(config)
+    model = model_flags_or_exit(timeout_seconds=model_timeout, retries=model_retries, max_tokens=max_tokens,
+                                temperature=temperature, extra_body=extra_body)
     record_dir = None
     if not no_record:
         record_dir = str(record or Path("runs") / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}")
     episode = cfg.episode(llm=llm, seed=seed, role=role, env_id=env, max_steps=max_steps, max_turns=max_turns,
                           budget_usd=budget_usd, db_path=db, library_path=library, record_dir=record_dir,
-                          fallback=None if fallback in (None, "none") else fallback)
-    show = _Progress(console, quiet=as_json)
+                          fallback=None if fallback in (None, "none") else fallback, model=model)
+    human = episode.llm.split(":")[0].strip() == "human"
+    # A live view would overwrite the requests a human reads on the same terminal.
+    show = _Progress(console, quiet=as_json, live=not human)
     agent = Agent(episode, on_step=show.step)
+    player_ended: list[bool] = []
+    if human:
+        def end_of_input() -> None:
+            player_ended.append(True)
+            agent.request_stop()
+
+        episode.backend_options["on_end"] = end_of_input
     summary = None
     try:
         with StopOnInterrupt(agent):
@@ -71,11 +96,13 @@ def play(
     if summary is None:
         console.print("interrupted before the episode started; nothing was recorded")
         raise typer.Exit(130)
-    code = 130 if summary.end_reason == "interrupted" else (1 if summary.model_error else 0)
+    code = 130 if summary.end_reason == "interrupted" and not player_ended else (1 if summary.model_error else 0)
     if as_json:
         print(summary.to_json())
     else:
         print_summary(summary)
+        if player_ended:
+            console.print("The player ended the game (end of input); it is recorded as interrupted.")
         if record_dir:
             console.print(f"Recorded in {record_dir}/ (ttyrec, transcript, summary.json)")
     if summary.model_error:
@@ -116,6 +143,9 @@ def print_summary(summary) -> None:
         ("skills created", ", ".join(summary.skills_created) or "none"),
         ("wall time", f"{summary.wall_s:.1f} s"),
     ]
+    if getattr(summary, "task_success", None) is not None:  # a MiniHack task's own verdict
+        rows.insert(3, ("MiniHack task", f"{'solved' if summary.task_success else 'not solved'} · reward "
+                                         f"{summary.task_reward} · {summary.task_steps} steps"))
     for k, v in rows:
         table.add_row(k, str(v))
     console.print(table)
@@ -124,11 +154,11 @@ def print_summary(summary) -> None:
 class _Progress:
     """Live view on a terminal (map, stats, current skill, last decision); plain lines otherwise."""
 
-    def __init__(self, console: Console, quiet: bool = False):
+    def __init__(self, console: Console, quiet: bool = False, live: bool = True):
         self.console = console
         self.quiet = quiet
         self.live = None
-        if not quiet and console.is_terminal:
+        if not quiet and live and console.is_terminal:
             from rich.live import Live
 
             self.live = Live(console=console, refresh_per_second=8, transient=False)
@@ -171,14 +201,43 @@ class _Progress:
 @app.command()
 def info(
     seed: Optional[int] = typer.Option(0, help=SEED_HELP),
-    role: Optional[str] = typer.Option(None),
-    env: str = typer.Option("NetHackChallenge-v0"),
+    role: Optional[str] = typer.Option(None, help="valkyrie, samurai, wizard, … (random if not given)."),
+    env: str = typer.Option("NetHackChallenge-v0", help="NetHackChallenge-v0 or a MiniHack environment name."),
 ) -> None:
     """Start a game and print its first screen, the hero and the seeding convention."""
     from ..api.nethack_api import NetHackAPI
-    from ..env.make import GameConfig
+    from ..env.make import EnvConfigError, GameConfig
 
-    api = NetHackAPI.new_game(GameConfig(env_id=env, seed=seed, role=role))
-    console.print(asyncio.run(api.get_screen()), markup=False, highlight=False)
-    console.print(f"hero: {api.hero_alignment} {api.hero_gender} {api.hero_race} {api.hero_role}; seeds {api.game.seeds()}")
-    api.close()
+    try:
+        api = NetHackAPI.new_game(GameConfig(env_id=env, seed=seed, role=role))
+    except EnvConfigError as e:
+        raise fail(e, 2)
+    try:
+        screen = asyncio.run(api.get_screen()).rstrip("\n ").splitlines()
+        stats = asyncio.run(api.get_stats())
+        console.print("\n".join(ln.rstrip() for ln in screen), markup=False, highlight=False)
+        console.print()
+        for label, text in info_lines(api, stats, env, seed):
+            console.print(f"{label + ':':<13} {text}", markup=False, highlight=False)
+    finally:
+        api.close()
+
+
+def info_lines(api, stats, env: str, seed: Optional[int]) -> list[tuple[str, str]]:
+    """``hackwright info``'s lines after the screen: the hero, the game and its seeds, in words."""
+    alignment = api.hero_alignment or getattr(stats.alignment, "value", str(stats.alignment))
+    hero = " ".join(str(p).lower() for p in (alignment, api.hero_gender, api.hero_race) if p)
+    lines = [("hero", f"{hero} {api.hero_role}".strip()), ("environment", env)]
+    seeds = api.game.seeds()
+    if seed is None or not seeds:
+        lines.append(("seed", "none: a new random game each time"))
+    else:
+        core, disp = seeds[0], seeds[1]
+        reseed = "on" if len(seeds) > 2 and seeds[2] else "off"
+        lines.append(("seed", f"{seed} (NetHack's core seed {core}, display seed {disp}, its re-seeding {reseed}; "
+                              "the same seed gives the same game)"))
+    task = api.game.task_outcome
+    if task is not None:
+        lines.append(("task", f"MiniHack's own: the episode ends when the task is solved or fails, "
+                              f"at most {task.max_steps} steps (keys)"))
+    return lines

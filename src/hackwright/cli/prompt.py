@@ -72,6 +72,15 @@ def backend_extras(spec: str, system: str, user: str, options: dict) -> tuple[li
                 "would be sent."], None
     if spec.startswith("replay:"):
         return [f"{spec} plays back the replies recorded in a transcript: nothing is sent."], None
+    if spec == "human" or spec.startswith("human:"):
+        return [f"{spec}: a person or a script is shown the two parts above as they are and replies in text."], None
+    from ..agent.backends.base import parse_spec
+
+    try:
+        parse_spec(spec)
+    except Exception:  # not a model backend: a strategist plug-in (module:Class, file.py:Class, entry point)
+        return [f"{spec} is a strategist plug-in: it reads the two parts above through ctx.prompt() "
+                "and decides without sending them anywhere."], None
     # A placeholder key: the client is built but never used, so no request is made.
     backend: Any = make_backend(spec, api_key="unused-nothing-is-sent", **options)
     body = backend.request_body(system, [Message("user", user)])

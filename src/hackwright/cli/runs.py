@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.table import Table
 
-from .common import SEED_HELP, app, console, print_rows
+from .common import app, console
 
 
 runs_app = typer.Typer(help="Episodes recorded in the run database.", no_args_is_help=True)
@@ -56,32 +53,90 @@ def runs_list(db: Optional[str] = typer.Option(None, help="The run database."),
 
 @runs_app.command("show")
 def runs_show(episode_id: int = typer.Argument(..., help="An episode id from `runs list`."),
-              db: Optional[str] = typer.Option(None, help="The run database.")) -> None:
-    """One episode: its summary and every decision with its outcome."""
-    import json
+              db: Optional[str] = typer.Option(None, help="The run database."),
+              as_json: bool = typer.Option(False, "--json", help="Print the whole episode as JSON instead: its "
+                                                                 "row, its summary (with the timeline) and "
+                                                                 "every decision.")) -> None:
+    """One episode: its summary table, then every decision with its outcome.
 
-    from ..agent.episode import EpisodeSummary
+    With --json, everything the database holds about it, the timeline of turns, depths and
+    levels included."""
     from ..store.episodes import decisions_of, episode
-    from .play import print_summary
 
     conn = _runs_db(db)
     r = episode(conn, episode_id)
     if r is None:
         console.print(f"no episode {episode_id}")
         raise typer.Exit(1)
-    try:
-        fields = set(EpisodeSummary.__dataclass_fields__)
-        kept = {k: v for k, v in json.loads(r["summary"]).items() if k in fields}
-        kept["episode_id"] = episode_id  # a parallel eval played it under another id in a private database
-        print_summary(EpisodeSummary(**kept))
-    except (TypeError, ValueError):  # still running, or written by an older version
-        console.print(r["summary"] or dict(r), markup=False, highlight=False)
+    summary = _summary_of(r)
+    decisions = decisions_of(conn, episode_id)
+    if as_json:
+        row = {k: r[k] for k in r.keys() if k != "summary"}
+        print(json.dumps({"episode": row, "summary": summary, "decisions": [_decision_dict(d) for d in decisions]},
+                         indent=2, default=str))
+        return
+    _print_episode(episode_id, r, summary)
     table = Table(title="Decisions")
     for col in ("step", "turn", "by", "type", "skill", "params", "stopped", "ok", "error"):
         table.add_column(col)
-    for d in decisions_of(conn, episode_id):
+    for d in decisions:
         by = d["decided_by"] if "decided_by" in d.keys() else None
         table.add_row(str(d["step"]), str(d["turn"]), by or "", d["type"], d["skill_name"] or "",
                       (d["params"] or "")[:40], d["stopped_reason"] or "", "✓" if d["success"] else "",
                       (d["error"] or "")[:60])
+    console.print(table)
+
+
+def _summary_of(r) -> dict:
+    """The episode's stored summary ({} while it runs, or when it cannot be read)."""
+    try:
+        data = json.loads(r["summary"] or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _decision_dict(d) -> dict:
+    out = dict(d)
+    try:
+        out["params"] = json.loads(d["params"] or "{}")
+    except ValueError:
+        pass
+    return out
+
+
+def _print_episode(episode_id: int, r, summary: dict) -> None:
+    """The summary table of ``hackwright play``; for an episode still running, or one
+    whose summary an older version wrote, a table of the row's own columns."""
+    from ..agent.episode import EpisodeSummary
+    from .play import print_summary
+
+    fields = set(EpisodeSummary.__dataclass_fields__)
+    kept = {k: v for k, v in summary.items() if k in fields}
+    kept["episode_id"] = episode_id  # a parallel eval played it under another id in a private database
+    try:
+        print_summary(EpisodeSummary(**kept))
+        return
+    except (TypeError, ValueError, AttributeError):
+        pass
+    table = Table(title=f"Episode {episode_id}", show_header=False)
+    keys = r.keys()
+
+    def col(name: str) -> str:
+        v = r[name] if name in keys else None
+        return "—" if v is None else str(v)
+
+    ended = r["ended_at"] if "ended_at" in keys else None
+    reason = (col("end_reason") if ended else "still running (or stopped without a summary)") + \
+        (f" ({r['death_reason']})" if "death_reason" in keys and r["death_reason"] else "")
+    rows = [("strategist", col("strategist")), ("environment", col("env_id")),
+            ("seed / role", f"{col('seed')} / {col('role')}"), ("started", col("started_at")[:19]),
+            ("ended by", reason), ("score", col("final_score")),
+            ("depth (max)", f"{col('final_dlvl')} ({col('max_depth')})"), ("experience level (max)", col("max_xp_level")),
+            ("turns", col("total_turns")), ("decisions", col("decisions")), ("model calls", col("model_calls")),
+            ("cost", col("cost_usd"))]
+    if "task_success" in keys and r["task_success"] is not None:
+        rows.append(("MiniHack task", f"{'solved' if r['task_success'] else 'not solved'}, reward {col('task_reward')}"))
+    for k, v in rows:
+        table.add_row(k, v)
     console.print(table)

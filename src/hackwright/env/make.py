@@ -27,6 +27,8 @@ import numpy as np
 from nle import nethack
 from nle.env.base import NLE
 
+from .task import TaskOutcome, TaskTracker
+
 CHALLENGE_ENV = "NetHackChallenge-v0"
 
 # Spec §3.2, plus NLE's prompt flags ('misc').
@@ -102,10 +104,20 @@ class GameConfig:
     des_file: Optional[str] = None  # MiniHack only: a des-file (path or text) for *-Custom-v0 envs
     max_episode_steps: int = 1_000_000
     extra: dict = field(default_factory=dict)  # passed to gym.make as is
+    # MiniHack's task decides the end, reward and success (env/task.py); None: for a MiniHack
+    # environment without a des_file (custom levels carry their own checks)
+    minihack_task: Optional[bool] = None
 
     @property
     def is_minihack(self) -> bool:
         return self.env_id.startswith("MiniHack")
+
+    @property
+    def tracks_task(self) -> bool:
+        """Whether the game ends, and is scored, as the MiniHack task defines."""
+        if self.minihack_task is not None:
+            return self.minihack_task and self.is_minihack
+        return self.is_minihack and self.des_file is None
 
     def _parts(self) -> list[tuple[str, str]]:
         return [
@@ -256,6 +268,10 @@ class Game:
     drawn after the hero's death (or quitting) and before NLE's final observation
     — the tombstone with the "Goodbye NAME the ROLE..." lines after a death.
     NLE's final observation itself shows only NetHack's score list.
+
+    On a MiniHack task (``config.tracks_task``) ``task`` applies the task's own rules
+    after every key: once they say the episode is over (solved, failed, out of steps)
+    the game is ``done``, and ``task_outcome`` holds the reward and success.
     """
 
     def __init__(self, config: GameConfig):
@@ -274,11 +290,14 @@ class Game:
         self.end_screen: Optional[Screen] = None
         self.started_at = 0.0
         self.on_frame: list[Callable[["Game", Optional[int]], None]] = []
+        self.task: Optional[TaskTracker] = TaskTracker(self.env, config.env_id) if config.tracks_task else None
 
     def reset(self) -> dict[str, np.ndarray]:
         if self.config.seed is not None:
             seed_env(self.env, int(self.config.seed))
         self.env.reset()
+        if self.task is not None:
+            self.task.reset()
         self.done = False
         self.steps = 0
         self.live_blstats = None
@@ -305,10 +324,14 @@ class Game:
         """Send one key (an ASCII code) to NetHack."""
         if self.done:
             raise GameOverError("the game is over; start a new one")
+        if self.task is not None:
+            self.task.before_key(self.env.last_observation)
         raw, done = self.env.nethack.step(int(key))
         self.env.last_observation = raw
         self.steps += 1
         self.done = bool(done)
+        if self.task is not None and self.task.after_key(int(key), raw, self.done):
+            self.done = True  # the task is over: MiniHack ends the episode here
         self._set_obs(raw)
         self._frame(key)
         return self.obs
@@ -323,6 +346,11 @@ class Game:
     def _frame(self, key: Optional[int]) -> None:
         for hook in list(self.on_frame):  # a hook may detach itself
             hook(self, None if key is None else int(key))
+
+    @property
+    def task_outcome(self) -> Optional[TaskOutcome]:
+        """The MiniHack task's reward, success and end so far (None: no task is tracked)."""
+        return self.task.outcome() if self.task is not None else None
 
     @property
     def ttyrec_path(self) -> Optional[str]:

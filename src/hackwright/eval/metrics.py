@@ -120,6 +120,8 @@ class EpisodeRecord:
     wall_s: float = 0.0
     ttyrec: Optional[str] = None
     goal_reached: Optional[bool] = None
+    task_success: Optional[bool] = None  # a MiniHack task's own verdict; None: no task was tracked
+    task_reward: Optional[float] = None  # MiniHack's summed reward
     timeline: list[TimelinePoint] = field(default_factory=list)
     record_dir: Optional[str] = None  # the episode's record folder (frames for replays), as eval wrote it
     caps: Optional[EpisodeCaps] = None  # None: the caps were not recorded
@@ -151,6 +153,7 @@ class EpisodeRecord:
         created = [str(s) for s in created_raw] if isinstance(created_raw, (list, tuple)) else []
         seed = d.get("seed")
         goal = d.get("goal_reached")
+        task_success, task_reward = d.get("task_success"), d.get("task_reward")
         strategist = str(d.get("strategist") or "")
         return cls(
             agent=str(agent or d.get("agent") or strategist or "agent"),
@@ -180,6 +183,8 @@ class EpisodeRecord:
             wall_s=_float(d.get("wall_s")),
             ttyrec=_opt_str(d.get("ttyrec")),
             goal_reached=None if goal is None else bool(goal),
+            task_success=None if task_success in (None, "") else task_success not in (False, 0, "0", "False"),
+            task_reward=None if task_reward in (None, "") else _float(task_reward),
             timeline=timeline,
             record_dir=_opt_str(d.get("record_dir")),
             caps=_caps(d),
@@ -376,6 +381,8 @@ class AgentMetrics:
     cost_usd: float
     cost_usd_per_episode: float
     wall_s: float
+    task_success_rate: Optional[float] = None  # among episodes with a MiniHack task; None: none had one
+    task_reward: Optional[Estimate] = None  # MiniHack's reward over those episodes
 
 
 def _end_kind(e: EpisodeRecord) -> str:
@@ -395,6 +402,8 @@ def summarize(episodes: Sequence[EpisodeRecord], agent: Optional[str] = None) ->
       ``death_rate``: share ending in death; ``goal_rate``: share reaching their goal, among
       episodes that had one (None if none had); ``harness_errors``: episodes whose end reason
       starts with "error".
+    * ``task_success_rate``: share of episodes whose MiniHack task said solved, among episodes
+      that played one (None if none did); ``task_reward``: MiniHack's summed reward over them.
     * ``causes_of_death``: normalised causes (:func:`normalise_death`) of the deaths, most
       frequent first; ``end_reasons``: every end reason by kind ("budget: …" → "budget").
     * Skill reuse: every skill execution counts once (``EpisodeSummary.skills_used``; direct key
@@ -418,6 +427,7 @@ def summarize(episodes: Sequence[EpisodeRecord], agent: Optional[str] = None) ->
     n = len(eps)
     name = agent or (eps[0].agent if eps else "agent")
     with_goal = [e for e in eps if e.goal_reached is not None]
+    with_task = [e for e in eps if e.task_success is not None]
     deaths = Counter(e.death_cause for e in eps if e.died)
     runs = sum(e.skill_runs for e in eps)
     reused = sum(e.reused_skill_runs for e in eps)
@@ -456,6 +466,8 @@ def summarize(episodes: Sequence[EpisodeRecord], agent: Optional[str] = None) ->
         cost_usd=cost,
         cost_usd_per_episode=cost / n if n else math.nan,
         wall_s=math.fsum(e.wall_s for e in eps),
+        task_success_rate=_rate(sum(bool(e.task_success) for e in with_task), len(with_task)) if with_task else None,
+        task_reward=Estimate.of([e.task_reward or 0.0 for e in with_task]) if with_task else None,
     )
 
 

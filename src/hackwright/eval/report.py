@@ -64,9 +64,14 @@ def _outcome_table(metrics: Mapping[str, AgentMetrics]) -> Table:
              f"{num(m.turns.mean, 0)} / {num(m.turns.median, 0)}", pct(m.survival_rate),
              pct(m.death_rate), "—" if m.goal_rate is None else pct(m.goal_rate)]
             for name, m in metrics.items()]
-    return Table(["Agent", "n", "Progression % (± SE)", "Score (± SE)", "Median score", "Max depth (± SE)",
-                   "Median depth", "Max XL (± SE)", "Median XL", "Turns mean / median",
-                   f"Survival (> {SURVIVAL_TURNS:,} turns)", "Died", "Goal reached"], rows, name="outcomes")
+    headers = ["Agent", "n", "Progression % (± SE)", "Score (± SE)", "Median score", "Max depth (± SE)",
+               "Median depth", "Max XL (± SE)", "Median XL", "Turns mean / median",
+               f"Survival (> {SURVIVAL_TURNS:,} turns)", "Died", "Goal reached"]
+    if any(m.task_success_rate is not None for m in metrics.values()):  # MiniHack tasks: their own verdict
+        headers += ["Task success", "Task reward (± SE)"]
+        for row, m in zip(rows, metrics.values()):
+            row += [pct(m.task_success_rate), m.task_reward.fmt(2) if m.task_reward else "—"]
+    return Table(headers, rows, name="outcomes")
 
 
 def _behaviour_table(metrics: Mapping[str, AgentMetrics]) -> Table:

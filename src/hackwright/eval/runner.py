@@ -36,7 +36,8 @@ AGENTS_HELP = ("autopilot (built-in), handcrafted (NetPlay's rules), random, a m
 CSV_FIELDS = ("agent", "seed", "role", "end_reason", "death_reason", "score", "max_depth", "max_xp_level", "turns",
               "progression", "decisions", "decisions_per_1000_turns", "model_calls", "input_tokens",
               "output_tokens", "cost_usd", "fallback_steps", "loop_break_steps", "failed_decisions", "model_error",
-              "digging_tool_turn", "skills_created", "wall_s", "episode_id", "record_dir")
+              "digging_tool_turn", "skills_created", "wall_s", "episode_id", "record_dir", "task_success",
+              "task_reward")
 
 
 class EvalError(ValueError):

@@ -111,6 +111,9 @@ def format_summary_table(metrics_by_agent: Mapping[str, AgentMetrics]) -> str:
     "fallback decisions" counts the decisions the autopilot made in the agent's place (for a
     model that gave no usable answer, or to break a loop) and their share of all decisions:
     a model run in which the autopilot did much of the playing shows here.
+
+    On MiniHack tasks two more columns follow: "task success" (the share of episodes the task
+    itself said solved) and "task reward" (MiniHack's reward per episode, mean ± SE).
     """
     headers = ["agent", "n", "progress %", "score", "med score", "depth", "med depth", "XL",
                "survive", "died", "reuse %", "dec/1kT", "calls/1kT", "fallback decisions", "errors", "cost $"]
@@ -121,4 +124,8 @@ def format_summary_table(metrics_by_agent: Mapping[str, AgentMetrics]) -> str:
                      pct(m.death_rate), num(m.skill_reuse_pct, 0), num(m.decisions_per_1000_turns),
                      num(m.model_calls_per_1000_turns), fallback_cell(m), str(m.harness_errors),
                      num(m.cost_usd, 2)])
+    if any(m.task_success_rate is not None for m in metrics_by_agent.values()):
+        headers += ["task success", "task reward"]
+        for row, m in zip(rows, metrics_by_agent.values()):
+            row += [pct(m.task_success_rate), m.task_reward.fmt(2) if m.task_reward else "—"]
     return aligned(headers, rows)

@@ -349,11 +349,12 @@ class SkillLimitError(SkillExecutionError):
 
     ``limit`` names it (``"game_actions"``, ``"api_calls"``, ``"memory"``,
     ``"output"``, ``"result_size"`` or another name), ``value`` is the limit,
-    ``used`` what the skill got to (if known), ``unit`` e.g. ``"MB"`` / ``"chars"``.
+    ``used`` what the skill got to (if known), ``unit`` e.g. ``"MB"`` / ``"chars"``,
+    ``detail`` what the budget went on ("api_call_budget: 50000 calls, mostly get_stats (49990)").
     """
 
     title = "Limit reached"
-    _wire_fields = ("limit", "value", "used", "unit")
+    _wire_fields = ("limit", "value", "used", "unit", "detail")
 
     def __init__(
         self,
@@ -363,6 +364,7 @@ class SkillLimitError(SkillExecutionError):
         value: Optional[float] = None,
         used: Optional[float] = None,
         unit: str = "",
+        detail: str = "",
         hint: Optional[str] = None,
         log: str = "",
     ):
@@ -370,6 +372,7 @@ class SkillLimitError(SkillExecutionError):
         self.value = value
         self.used = used
         self.unit = unit
+        self.detail = detail or ""
         template, default_hint = _LIMIT_TEXT.get(limit, (f"the skill went over its {limit} limit" + " ({value})", None))
         if not message:
             if value is None:
@@ -377,6 +380,9 @@ class SkillLimitError(SkillExecutionError):
             else:
                 message = template.format(value=f"{_num(value)}{' ' + unit if unit else ''}")
         super().__init__(message, hint=default_hint if hint is None else hint, log=log)
+
+    def details(self) -> str:
+        return self.detail
 
 
 # ---------------------------------------------------------------- crashes

@@ -23,6 +23,7 @@ from typing import Any, Optional
 from ..skills.result import SkillResult
 from ..skills.triggers import EventMonitor, TriggerConfig, declared_triggers, unknown_triggers
 from . import errors, surface
+from .call_budget import LOCAL_KEY, CallBudget
 from .composition import SkillCaller, SkillCalls
 from .failed_actions import FailedActions
 from .isolation import Stack, best_stack, detect
@@ -43,7 +44,7 @@ class SandboxLimits:
     cpu_seconds: int = 10
     memory_bytes: int = 256 * MiB
     max_actions: int = 1000
-    max_api_calls: int = 50_000
+    max_api_calls: int = 50_000  # every nh call, queries answered from the worker's cache too
     max_output_bytes: int = 64 * 1024
 
 
@@ -249,7 +250,8 @@ class SkillRunner:
         t0 = time.monotonic()
         deadline = t0 + limits.wall_seconds
         turn0 = self._turn()
-        actions = calls = 0
+        actions = 0
+        budget = CallBudget(limits.max_api_calls)  # every call, those the worker answered from its cache too
         # Queries the skill asked (or used from a prefetch) since its last action: the
         # next action's reply answers them ahead of time.
         asked: dict[tuple, tuple] = {}
@@ -270,7 +272,7 @@ class SkillRunner:
 
         try:
             worker.chan.send({"op": "run", "code": code, "entry": name, "params": params,
-                              "max_output": limits.max_output_bytes})
+                              "max_output": limits.max_output_bytes, "max_calls": limits.max_api_calls})
         except (OSError, ProtocolError) as e:
             stop_worker()
             if isinstance(e, ProtocolError):
@@ -298,24 +300,24 @@ class SkillRunner:
                 raise fail(_crash_error("the skill's worker broke the protocol"))
             if isinstance(msg.get("out"), str):
                 log.write(msg["out"])
+            budget.add_local(msg.get(LOCAL_KEY))
             op = msg.get("op")
             if op == "call":
                 if self.record_call_times:
                     self.call_times.append(time.perf_counter())
-                calls += 1
                 m, a, k = msg.get("m"), msg.get("a"), msg.get("k")
-                if calls > limits.max_api_calls:
+                budget.add(m)
+                if budget.spent:
                     stop_worker()
-                    raise fail(_limit_error(
-                        f"the skill made more than {limits.max_api_calls} API calls; it is probably looping "
-                        "without acting — add a stopping condition", "API calls"))
+                    raise fail(budget.error())
                 if m in surface.ACTIONS:
                     if actions >= limits.max_actions:
                         stop_worker()
                         return SkillOutcome(
                             SkillResult("action_limit", {"limit": limits.max_actions}, actions,
                                         self._turn() - turn0, False),
-                            log.take(), actions, calls, time.monotonic() - t0, self.stack.value if self.stack else "",
+                            log.take(), actions, budget.total, time.monotonic() - t0,
+                            self.stack.value if self.stack else "",
                         )
                     actions += 1
                 used = msg.get("used")
@@ -329,7 +331,7 @@ class SkillRunner:
                     event = monitor.take_stopping(stop_on)
                     if event is not None:
                         stop_worker()
-                        return SkillOutcome(self._interrupted(event, actions, turn0), log.take(), actions, calls,
+                        return SkillOutcome(self._interrupted(event, actions, turn0), log.take(), actions, budget.total,
                                             time.monotonic() - t0, self.stack.value if self.stack else "")
                 else:
                     reply = self._serve(m, a, k)
@@ -349,10 +351,10 @@ class SkillRunner:
                     status = z.exit_status(worker.pid)
                     raise fail(_death_error(status, limits))
             elif op == "skill":  # nh.run_skill: the host checks the call and sends the code
-                calls += 1
-                if calls > limits.max_api_calls:
+                budget.add("run_skill")
+                if budget.spent:
                     stop_worker()
-                    raise fail(_limit_error(f"the skill made more than {limits.max_api_calls} API calls", "API calls"))
+                    raise fail(budget.error())
                 try:
                     worker.chan.send({**self.skill_source.answer_frame(msg), "s": api.game.steps})
                 except OSError:
@@ -364,7 +366,7 @@ class SkillRunner:
                     result = SkillResult.coerce(msg.get("result"))
                 except TypeError as e:
                     raise fail(_runtime_error("TypeError", str(e), ""))
-                return SkillOutcome(result, log.take(), actions, calls, time.monotonic() - t0,
+                return SkillOutcome(result, log.take(), actions, budget.total, time.monotonic() - t0,
                                     self.stack.value if self.stack else "")
             elif op == "error":
                 worker.chan.close()
@@ -418,7 +420,8 @@ class SkillRunner:
         self._inproc_count = getattr(self, "_inproc_count", 0) + 1
         module_name = f"hackwright_skill_{id(self)}_{self._inproc_count}"
         ns = _trusted_namespace(out, module_name)
-        counter = _CountingAPI(self.api, limits.max_actions, monitor, stop_on, self.failed_actions)
+        counter = _CountingAPI(self.api, limits.max_actions, monitor, stop_on, self.failed_actions,
+                               CallBudget(limits.max_api_calls))
         counter._skill_calls = SkillCalls(
             name, lambda chain, n, p: self.skill_source.answer(chain, n, p, sandboxed=False),
             lambda module: _trusted_namespace(out, module))
@@ -433,6 +436,9 @@ class SkillRunner:
                                  self._turn() - turn0, False)
         except _Interrupted as stop:
             result = self._interrupted(stop.event, counter.actions, turn0)
+        except _CallLimit:
+            assert counter._budget is not None  # only a budget raises it
+            raise counter._budget.error()
         except asyncio.TimeoutError:
             raise _timeout_error(f"the skill ran longer than {limits.wall_seconds:g} s", "wall_time")
         except errors.SkillExecutionError:
@@ -472,6 +478,10 @@ class _ActionLimit(BaseException):
     """Raised into trusted in-process skills at the action limit (not an Exception: not swallowed)."""
 
 
+class _CallLimit(BaseException):
+    """Raised into trusted in-process skills over the API-call budget (not swallowed either)."""
+
+
 class _Interrupted(BaseException):
     """Raised into trusted in-process skills when a trigger fires."""
 
@@ -490,8 +500,9 @@ class _CountingAPI(SkillCaller):
     """The real API with its calls counted and triggers checked (in-process mode)."""
 
     def __init__(self, api, max_actions: int, monitor: Optional[EventMonitor] = None, stop_on: frozenset = frozenset(),
-                 failed: Optional[FailedActions] = None):
+                 failed: Optional[FailedActions] = None, budget: Optional[CallBudget] = None):
         self._api = api
+        self._budget = budget
         self._failed = failed
         self._max = max_actions
         self._monitor = monitor
@@ -506,6 +517,10 @@ class _CountingAPI(SkillCaller):
 
         async def call(*a, **k):
             self.calls += 1
+            if self._budget is not None:
+                self._budget.add(name)
+                if self._budget.spent:
+                    raise _CallLimit()
             if name in surface.ACTIONS:
                 if self.actions >= self._max:
                     raise _ActionLimit()

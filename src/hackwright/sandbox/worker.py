@@ -25,6 +25,7 @@ from typing import Any, Optional
 from ..api import models
 from ..skills.result import SkillResult
 from . import surface
+from .call_budget import LOCAL_KEY
 from .composition import CalledSkill, SkillCaller, SkillCalls, own_traceback
 from .protocol import Channel, ProtocolError
 
@@ -75,16 +76,27 @@ class OutputBuffer:
 class RemoteNetHackAPI(SkillCaller):
     """The NetHack API as a skill sees it inside the sandbox."""
 
-    def __init__(self, chan: Channel, out: OutputBuffer):
+    def __init__(self, chan: Channel, out: OutputBuffer, max_calls: Optional[int] = None):
         self._chan = chan
         self._out = out
+        # Every call counts against the run's API-call budget, those answered from the cache
+        # too: they are reported to the host by method (call_budget.py).
+        self._max_calls = max_calls
+        self._calls = 0
+        self._local: dict[str, int] = {}
         self._step = -1
         self._cache: dict[tuple, Any] = {}
         self._waited = 0.0  # seconds blocked waiting for the host (benchmarks)
         self._prefetched: set[tuple] = set()  # keys the host answered ahead of time
         self._used: list[tuple] = []  # of those, the ones the skill asked for (told to the host)
 
+    def _take_local(self, msg: dict) -> dict:
+        if self._local:
+            msg[LOCAL_KEY], self._local = self._local, {}
+        return msg
+
     def _call(self, name: str, args: tuple, kwargs: dict) -> Any:
+        self._calls += 1
         query = name in surface.QUERIES
         key = None
         if query:
@@ -92,12 +104,15 @@ class RemoteNetHackAPI(SkillCaller):
                 key = (name, repr(args), repr(sorted(kwargs.items())))
             except Exception:
                 key = None
-            if key is not None and key in self._cache:
+            # Over the budget the host is asked, and it stops the run.
+            within = self._max_calls is None or self._calls <= self._max_calls
+            if key is not None and key in self._cache and within:
                 if key in self._prefetched:
                     self._prefetched.discard(key)
                     self._used.append(key)
+                self._local[name] = self._local.get(name, 0) + 1
                 return self._cache[key]
-        msg: dict[str, Any] = {"op": "call", "m": name, "a": list(args), "k": kwargs}
+        msg: dict[str, Any] = self._take_local({"op": "call", "m": name, "a": list(args), "k": kwargs})
         if key is not None:
             msg["key"] = [key[1], key[2]]  # the host files prefetched answers under the same key
         if self._used:
@@ -130,7 +145,9 @@ class RemoteNetHackAPI(SkillCaller):
 
     def _ask_skill(self, chain: tuple, name: str, params: tuple) -> Any:
         """The host's answer to a call of another skill: its code, or a refusal (SkillResult)."""
-        msg: dict[str, Any] = {"op": "skill", "name": name, "params": list(params), "chain": list(chain)}
+        self._calls += 1
+        msg: dict[str, Any] = self._take_local({"op": "skill", "name": name, "params": list(params),
+                                                "chain": list(chain)})
         pending = self._out.take()
         if pending:
             msg["out"] = pending
@@ -239,28 +256,29 @@ def run_skill(chan: Channel, request: dict, restricted: bool = True) -> dict:
     code = request["code"]
     linecache.cache[SKILL_FILENAME] = (len(code), None, code.splitlines(True), SKILL_FILENAME)
     ns = skill_namespace(out, restricted=restricted)
+    max_calls = request.get("max_calls")
+    nh = RemoteNetHackAPI(chan, out, max_calls if type(max_calls) is int else None)
     try:
         exec(compile(code, SKILL_FILENAME, "exec"), ns)
         fn = ns.get(request["entry"])
         if fn is None:
             raise NameError(f"the skill defines no function named {request['entry']!r}")
-        nh = RemoteNetHackAPI(chan, out)
         nh._skill_calls = SkillCalls(request["entry"], nh._ask_skill,
                                      lambda module: skill_namespace(out, module, restricted))
         t0 = time.perf_counter()
         value = drive(fn(nh, **(request.get("params") or {})))
         result = SkillResult.coerce(value)
-        return {"op": "done", "result": result, "out": out.take(), "dropped": out.dropped,
-                "timing": [time.perf_counter() - t0, nh._waited]}
+        return nh._take_local({"op": "done", "result": result, "out": out.take(), "dropped": out.dropped,
+                               "timing": [time.perf_counter() - t0, nh._waited]})
     except BaseException as e:  # noqa: BLE001 - everything goes back to the host as data
-        return {
+        return nh._take_local({
             "op": "error",
             "type": type(e).__name__,
             "msg": str(e)[:2000],
             "tb": trimmed_traceback(e)[:8000],
             "out": out.take(),
             "dropped": out.dropped,
-        }
+        })
 
 
 def serve(chan: Channel, restricted: bool = True) -> None:

@@ -197,10 +197,18 @@ ALTER TABLE episodes ADD COLUMN fallback_decisions INTEGER DEFAULT 0;
 ALTER TABLE episodes ADD COLUMN loop_break_decisions INTEGER DEFAULT 0;
 """
 
+# A MiniHack task's own verdict (env/task.py): success 1/0 and its summed reward; NULL
+# when no task was tracked (the challenge environment, custom levels).
+_V4_TASK = """
+ALTER TABLE episodes ADD COLUMN task_success INTEGER;
+ALTER TABLE episodes ADD COLUMN task_reward REAL;
+"""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (1, _V1_SKILLS),
     (2, _V2_EPISODES),
     (3, _V3_DECIDED_BY),
+    (4, _V4_TASK),
 ]
 
 

@@ -29,22 +29,25 @@ def start_episode(conn: sqlite3.Connection, *, seed: Optional[int], env_id: str,
 def finish_episode(conn: sqlite3.Connection, episode_id: int, summary: Mapping[str, Any]) -> None:
     """Complete an episode's row from its summary; the whole summary is kept as JSON in
     ``episodes.summary``. The decisions another strategist made are counted in their own
-    columns (fallback for a failed model, loop breaks)."""
+    columns (fallback for a failed model, loop breaks); a MiniHack task's success and
+    reward in ``task_success`` and ``task_reward`` (NULL without a task)."""
     loop_breaks = int(summary.get("loop_break_steps") or 0)
     fallbacks = int(summary.get("fallback_steps") or 0) - loop_breaks
+    task_success = summary.get("task_success")  # None: no MiniHack task was tracked
     with transaction(conn):
         conn.execute(
             "UPDATE episodes SET ended_at=?, final_score=?, final_dlvl=?, death_reason=?, total_turns=?, "
             "skills_used=?, end_reason=?, max_depth=?, max_xp_level=?, progression=?, decisions=?, "
             "model_calls=?, input_tokens=?, output_tokens=?, cost_usd=?, skills_created=?, ttyrec=?, "
-            "summary=?, fallback_decisions=?, loop_break_decisions=? WHERE id=?",
+            "summary=?, fallback_decisions=?, loop_break_decisions=?, task_success=?, task_reward=? WHERE id=?",
             (utc_now(), summary.get("score"), summary.get("depth"), summary.get("death_reason"),
              summary.get("turns"), json.dumps(summary.get("skills_used") or {}), summary.get("end_reason"),
              summary.get("max_depth"), summary.get("max_xp_level"), summary.get("progression"),
              summary.get("decisions"), summary.get("model_calls") or 0, summary.get("input_tokens") or 0,
              summary.get("output_tokens") or 0, summary.get("cost_usd") or 0.0,
              json.dumps(summary.get("skills_created") or []), summary.get("ttyrec"),
-             json.dumps(dict(summary), indent=2, default=str), max(fallbacks, 0), loop_breaks, episode_id))
+             json.dumps(dict(summary), indent=2, default=str), max(fallbacks, 0), loop_breaks,
+             None if task_success is None else int(bool(task_success)), summary.get("task_reward"), episode_id))
 
 
 def record_decision(conn: sqlite3.Connection, episode_id: int, step: int, turn: int, *, type: str,

@@ -9,13 +9,17 @@ cost. Backends:
 ``openai:MODEL[@BASE_URL]``                OpenAI Chat Completions or any server speaking it
                                            (vLLM, llama.cpp, Ollama …; official ``openai`` SDK)
 ``replay:FILE``                            the replies recorded in a transcript, in order
+``human`` / ``human:DIR``                  a person or a script as the model: on the terminal,
+                                           or through ``DIR/req-N.txt`` and ``DIR/rep-N.txt``
+                                           (see ``human.py``)
 =========================================  ====================================================
 
 Options common to the API backends: ``api_key`` (else ``ANTHROPIC_API_KEY`` /
 ``OPENAI_API_KEY``; a local ``base_url`` needs none), ``base_url``, ``max_retries`` (default
 3; the SDK retries 408/409/429/5xx and connection errors and timeouts with exponential
 backoff, honouring ``retry-after``), ``timeout`` (seconds per attempt, default 120),
-``max_tokens`` (default 4096), ``price`` (a :class:`Price` for a model the table lacks).
+``max_tokens`` (default 4096), ``temperature``, ``extra_body`` (an object merged into the request
+body), ``price`` (a :class:`Price` for a model the table lacks).
 ``make_backend(..., transcript=PATH)`` records every exchange (see ``transcript.py``).
 
 Any reply is survived: a body the harness cannot read as its API's reply (an HTML page from
@@ -26,7 +30,7 @@ most ``max_retries + 1`` HTTP attempts), after 0.5 s, 1 s, 2 s … (at most 8 s,
 25 % jitter); then it is a failed model call like any other :class:`BackendError`. A body
 whose JSON is right but whose content-type is not is read all the same. The configuration
 sets ``timeout`` and ``max_retries`` as ``agent.model_timeout_seconds`` and
-``agent.model_retries``.
+``agent.model_retries``, and each of these settings per backend (``Config.model_settings``).
 
 Tokens: ``input_tokens`` are the prompt tokens billed at the full input rate (OpenAI's
 ``prompt_tokens`` minus the cached ones; Anthropic's ``input_tokens``, which already
@@ -237,14 +241,16 @@ _WITH_URL = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
 
 
 def parse_spec(spec: str) -> tuple[str, str, Optional[str]]:
-    """``"openai:m@http://h/v1"`` → ("openai", "m", "http://h/v1")."""
+    """``"openai:m@http://h/v1"`` → ("openai", "m", "http://h/v1"); ``"human"`` → ("human", "", None)."""
+    if spec.strip().lower() == "human":
+        return "human", "", None
     kind, sep, rest = spec.partition(":")
     kind = kind.strip().lower()
-    if not sep or not rest.strip() or kind not in ("anthropic", "openai", "replay"):
-        raise BackendError(f"bad backend spec {spec!r}: use anthropic:MODEL, openai:MODEL[@BASE_URL] "
-                           "or replay:FILE")
+    if not sep or not rest.strip() or kind not in ("anthropic", "openai", "replay", "human"):
+        raise BackendError(f"bad backend spec {spec!r}: use anthropic:MODEL, openai:MODEL[@BASE_URL], "
+                           "replay:FILE, human or human:DIR")
     rest = rest.strip()
-    if kind == "replay":
+    if kind in ("replay", "human"):
         return kind, rest, None
     m = _WITH_URL.match(rest)
     if m:
@@ -253,9 +259,10 @@ def parse_spec(spec: str) -> tuple[str, str, Optional[str]]:
 
 
 def make_backend(spec: str, **options: Any) -> ModelBackend:
-    """A backend from ``anthropic:MODEL[@BASE_URL]``, ``openai:MODEL[@BASE_URL]`` or
-    ``replay:FILE``; ``options`` go to its constructor, except ``transcript`` (a path or a
-    TranscriptWriter), which wraps the backend so that every exchange is recorded."""
+    """A backend from ``anthropic:MODEL[@BASE_URL]``, ``openai:MODEL[@BASE_URL]``,
+    ``replay:FILE``, ``human`` or ``human:DIR``; ``options`` go to its constructor (those that
+    apply to it), except ``transcript`` (a path or a TranscriptWriter), which wraps the backend
+    so that every exchange is recorded."""
     transcript = options.pop("transcript", None)
     kind, model, url = parse_spec(spec)
     if url is not None:
@@ -269,6 +276,10 @@ def make_backend(spec: str, **options: Any) -> ModelBackend:
         from .openai import OpenAIBackend
 
         backend = OpenAIBackend(model, **options)
+    elif kind == "human":
+        from .human import HUMAN_OPTIONS, HumanBackend
+
+        backend = HumanBackend(model or None, **{k: v for k, v in options.items() if k in HUMAN_OPTIONS})
     else:
         from .replay import ReplayBackend
 

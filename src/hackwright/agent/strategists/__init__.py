@@ -1,5 +1,10 @@
 """Strategists: who makes the decisions. ``make_strategist("autopilot" | "handcrafted" |
-"random" | "anthropic:MODEL" | "openai:MODEL[@BASE_URL]" | "replay:FILE")``.
+"random" | "anthropic:MODEL" | "openai:MODEL[@BASE_URL]" | "replay:FILE" | "human" |
+"human:DIR")``.
+
+A plug-in strategist is named ``module:Class``, ``path/to/file.py:Class`` or by its
+entry point in the ``hackwright.strategists`` group (``plugins.py``; the protocol is
+``protocol.py``, published as ``hackwright.strategist``).
 
 Names are checked, never guessed: ``check_spec`` refuses anything else with the valid
 choices (a typo such as ``gpt4`` must not quietly become a model of that name)."""
@@ -19,7 +24,8 @@ BUILTIN = ("autopilot", "handcrafted", "random")
 MODEL_KINDS = ("anthropic", "openai", "replay")
 # Bots play whole games on their own (the NetHackers contract), under `hackwright eval` only.
 BOTS = ("autoascend",)
-CHOICES = "autopilot, handcrafted, random, anthropic:MODEL[@BASE_URL], openai:MODEL[@BASE_URL], replay:FILE"
+CHOICES = ("autopilot, handcrafted, random, anthropic:MODEL[@BASE_URL], openai:MODEL[@BASE_URL], replay:FILE, "
+           "human, human:DIR")
 BOT_CHOICES = "autoascend, bot:PATH"
 FALLBACKS = ("autopilot",)
 
@@ -33,7 +39,12 @@ def check_spec(spec: Optional[str], *, bots: bool = False, flag: str = "--llm") 
     :class:`UnknownAgentError` with the choices and the closest one."""
     spec = (spec or "autopilot").strip()
     choices = CHOICES + (", " + BOT_CHOICES if bots else "")
-    if spec in BUILTIN or spec in ("offline", "none"):
+    if spec in BUILTIN or spec in ("offline", "none", "human"):
+        return spec
+    if spec.startswith("human:"):  # a person or a script plays the model (agent/backends/human.py)
+        if not spec[6:].strip():
+            raise UnknownAgentError(f"{flag} human:DIR needs a folder for the req-N.txt / rep-N.txt files, "
+                                    "e.g. human:runs/me; plain human plays on the terminal")
         return spec
     if spec in BOTS or spec.startswith("bot:"):
         if not bots:
@@ -55,7 +66,18 @@ def check_spec(spec: Optional[str], *, bots: bool = False, flag: str = "--llm") 
             raise UnknownAgentError(f"{flag} {spec}: the server goes after @ as http(s)://HOST[:PORT]/PATH, "
                                     f"e.g. {kind}:MODEL@http://localhost:8000/v1")
         return spec
+    from .plugins import PluginError, entry_point_names, resolve_plugin
+
+    try:
+        if resolve_plugin(spec, flag) is not None:  # imported and checked; made by make_strategist
+            return spec
+    except PluginError as e:
+        hint = _closest(spec) if e.missing_module else None
+        raise PluginError(str(e) + (f" (did you mean {hint}?)" if hint else "")) from None
     hint = _closest(spec)
+    installed = ", ".join(entry_point_names())
+    choices += ", module:Class, path/to/file.py:Class" + (f", or an installed plug-in: {installed}" if installed
+                                                          else "")
     raise UnknownAgentError(f"unknown {flag} {spec!r}: choose {choices}" + (f" (did you mean {hint}?)" if hint else ""))
 
 
@@ -65,7 +87,7 @@ def _closest(spec: str) -> Optional[str]:
         return f"anthropic:{spec}"
     if low.startswith(("gpt", "o1", "o3", "o4", "chatgpt", "qwen", "llama", "mistral", "deepseek")):
         return f"openai:{spec}"
-    near = difflib.get_close_matches(low, list(BUILTIN) + list(BOTS), n=1, cutoff=0.6)
+    near = difflib.get_close_matches(low, list(BUILTIN) + list(BOTS) + ["human"], n=1, cutoff=0.6)
     return near[0] if near else None
 
 
@@ -80,6 +102,12 @@ def make_strategist(spec: str, *, transcript: Optional[str] = None, seed: Option
         return Handcrafted()
     if spec == "random":
         return RandomAgent(seed)
+    if spec.partition(":")[0].strip().lower() not in (*MODEL_KINDS, "human"):
+        from .plugins import make_plugin, resolve_plugin
+
+        target = resolve_plugin(spec)
+        if target is not None:
+            return make_plugin(target, seed=seed)
     from ..backends.base import make_backend
 
     if spec.startswith("replay:"):

@@ -22,7 +22,8 @@ class ModelStrategist:
     def __init__(self, backend: ModelBackend, *, max_invalid: int = 2):
         self.backend = backend
         self.max_invalid = max_invalid
-        self.name = f"{getattr(backend, 'name', 'model')}:{getattr(backend, 'model', '')}"
+        kind, model = getattr(backend, "name", "model"), getattr(backend, "model", "")
+        self.name = f"{kind}:{model}" if model else kind  # "human" plays without a model name
 
     async def decide(self, ctx) -> AgentDecision:
         prompt = ctx.prompt()

@@ -119,7 +119,11 @@ class GameQueries(ApiCore):
 
         ``tiles[y][x]`` (or ``tile_at(pos)``) covers the whole 21x79 map, not only
         what is in view: a square out of sight keeps what was last seen there, and
-        one never seen has is_explored False. ``stairs_up`` and ``stairs_down`` are
+        one never seen has is_explored False. A tile's ``description`` never names a
+        creature: where an object lies it names the object as the hero saw it ("large
+        box", "ruby potion"), also while the hero or a monster stands on it; elsewhere
+        the terrain ("floor of a room", "doorway"). Creatures are in
+        get_visible_monsters() and get_position(). ``stairs_up`` and ``stairs_down`` are
         known stairs (None until seen); ``explored_percentage`` is 100 when no
         frontier is left (see find_unexplored)."""
         self._refresh()
@@ -127,13 +131,13 @@ class GameQueries(ApiCore):
 
     def _build_level(self) -> DungeonLevel:
         level = self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
-        # A glyph encodes an object's true type; describe objects as the hero sees
-        # them (or by their class where the screen no longer describes them).
+        # A glyph encodes an object's true type; describe objects as the hero sees them,
+        # and never by the hero or monster standing on them now (see object_seen_at).
         obs = self._obs()
         ys, xs = np.nonzero(G.IS_ITEM[self._level_memory().glyphs])
         for y, x in zip(ys.tolist(), xs.tolist()):
             t = level.tiles[y][x]
-            t.description = observe.screen_description(obs, t.position) or (G.object_class_name(t.glyph) or "object")
+            t.description = observe.object_seen_at(obs, t.position, t.glyph)
         return level
 
     async def get_visible_monsters(self) -> list[Monster]:
@@ -173,10 +177,10 @@ class GameQueries(ApiCore):
         if pos == self._hero():
             return await self.get_items_here()
         item = observe.item_on_map(self._obs(), pos)
-        if item is None:
+        if item is None:  # covered by a monster, or out of sight: the object remembered there
             g = int(self._level_memory().glyphs[pos.y, pos.x])
             if G.IS_ITEM[g]:
-                item = observe.make_item(g, G.description(g), None, pos)
+                item = observe.make_item(g, observe.object_seen_at(self._obs(), pos, g), None, pos)
         return [item] if item else []
 
     async def get_items_here(self) -> list[Item]:
