@@ -8,6 +8,7 @@ from . import flags  # noqa: F401  (flags show no value type in --help)
 from . import play  # noqa: F401  isort: skip
 from . import prompt  # noqa: F401  isort: skip
 from . import evaluate, compare, runs, bench, sandbox, skills  # noqa: F401  isort: skip
+from . import mcp  # noqa: F401  isort: skip
 from ..kb.cli import app as kb_app
 from ..replay.cli import app as replay_app
 from .common import app, console
