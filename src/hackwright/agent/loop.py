@@ -22,6 +22,7 @@ from ..api.nethack_api import NetHackAPI
 from ..env.make import GameConfig
 from ..eval.progression import progression
 from ..replay.frames import FrameRecorder
+from ..replay.live import attach_active
 from ..sandbox import errors as skill_errors
 from ..sandbox.runner import SkillOutcome, SkillRunner
 from ..skills.library import Situation, SkillLibrary, SkillNotFoundError
@@ -166,6 +167,7 @@ class Agent:
         ttyrec_dir = str(Path(c.record_dir)) if c.record_dir else None
         self.api = NetHackAPI.new_game(GameConfig(env_id=c.env_id, seed=c.seed, role=c.role, ttyrec_dir=ttyrec_dir,
                                                   des_file=c.des_file))
+        attach_active(self)  # --web / --delay: the live views' frame hook (replay/live.py), before the runners
         if isinstance(self.strategist, Autopilot):
             self.autopilot = self.strategist  # one memory of what worked, whoever decides
         self._trusted = SkillRunner(self.api, mode="inprocess", limits=c.skill_limits, skills=self.library)

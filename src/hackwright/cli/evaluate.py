@@ -59,6 +59,13 @@ def eval_cmd(
     max_tokens: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["max_tokens"]),
     temperature: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["temperature"]),
     extra_body: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["extra_body"]),
+    web: bool = typer.Option(False, "--web", help="With one worker: watch each episode in a browser (a live "
+                                                  "page on 127.0.0.1, as in `hackwright play --web`)."),
+    port: int = typer.Option(0, help="With --web: the port (0: a free one; the URL is printed)."),
+    web_keep: bool = typer.Option(False, "--web-keep", help="With --web: keep serving the page after the "
+                                                            "evaluation until Ctrl-C."),
+    delay: int = typer.Option(0, "--delay", metavar="MS", help="With one worker: pause this many milliseconds "
+                                                               "after every key, to watch the games."),
 ) -> None:
     """Evaluate an agent on many seeds (or the scenario suite) and write tables and a report.
 
@@ -92,6 +99,9 @@ def eval_cmd(
     except (UnknownAgentError, BackendError) as e:
         raise fail(e)
 
+    if (web or delay) and (workers != 1 or backend != "local" or suite is not None):
+        raise fail("--web and --delay watch one game at a time: use them with --workers 1 and the local "
+                   "backend, without --suite", 2)
     if suite is not None:
         _eval_suite(suite, agent, scenario, repeats, seeds, out, db, library, as_json)
         return
@@ -119,11 +129,18 @@ def eval_cmd(
             progress.console.print(summary_line(summary), markup=False, highlight=False, soft_wrap=True)
 
     runner = EvalRunner(cfg, on_episode=on_episode)
+    from ..replay.live import LiveWatch, watching
+    from .play import _serve, _stop_serving
+
+    watch = LiveWatch(delay, publish=web)  # the episodes of one worker play in this process
+    server = _serve(watch, port) if web else None
     try:
-        with progress:
+        with progress, watching(watch):
             result = runner.run()
     except EvalError as e:
+        _stop_serving(server, keep=False)
         raise fail(e)
+    _stop_serving(server, keep=web_keep)
     from ..eval.metrics import EpisodeRecord, compare
     from ..eval.report import format_summary_table
 

@@ -46,6 +46,14 @@ def play(
     max_tokens: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["max_tokens"]),
     temperature: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["temperature"]),
     extra_body: Optional[str] = typer.Option(None, help=MODEL_FLAG_HELP["extra_body"]),
+    web: bool = typer.Option(False, "--web", help="Watch the game in a browser: serves a live page with "
+                                                  "NetHack's tiles, the skill, the decision and its reasoning "
+                                                  "on 127.0.0.1 (docs/replays.md, Watching live)."),
+    port: int = typer.Option(0, help="With --web: the port (0: a free one; the URL is printed)."),
+    web_keep: bool = typer.Option(False, "--web-keep", help="With --web: keep serving the page after the "
+                                                            "game until Ctrl-C (default: stop with the game)."),
+    delay: int = typer.Option(0, "--delay", metavar="MS", help="Pause this many milliseconds after every key "
+                                                               "sent to the game, to watch it (terminal and web)."),
 ) -> None:
     """Play one episode: the strategist picks skills (or writes new ones) until death or a cap.
 
@@ -73,8 +81,12 @@ def play(
                           budget_usd=budget_usd, db_path=db, library_path=library, record_dir=record_dir,
                           fallback=None if fallback in (None, "none") else fallback, model=model)
     human = episode.llm.split(":")[0].strip() == "human"
+    from ..replay.live import LiveWatch, watching
+
+    watch = LiveWatch(delay, publish=web)
+    server = _serve(watch, port) if web else None
     # A live view would overwrite the requests a human reads on the same terminal.
-    show = _Progress(console, quiet=as_json, live=not human)
+    show = _Progress(console, quiet=as_json, live=not human, watch=watch)
     agent = Agent(episode, on_step=show.step)
     player_ended: list[bool] = []
     if human:
@@ -85,14 +97,16 @@ def play(
         episode.backend_options["on_end"] = end_of_input
     summary = None
     try:
-        with StopOnInterrupt(agent):
+        with StopOnInterrupt(agent), watching(watch):
             summary = asyncio.run(agent.run())
     except KeyboardInterrupt:  # the second Ctrl-C: the episode was still recorded
         summary = getattr(agent, "summary", None)
     except (EnvConfigError, UnknownAgentError, BackendError, ValueError) as e:
         show.stop()
+        _stop_serving(server, keep=False)
         raise fail(e)
     show.stop()
+    _stop_serving(server, keep=web_keep)
     if summary is None:
         console.print("interrupted before the episode started; nothing was recorded")
         raise typer.Exit(130)
@@ -109,6 +123,33 @@ def play(
         raise fail(f"the model failed, so the episode ended: {summary.model_error}. Check the server and key, "
                    "or pass --fallback autopilot to let the autopilot stand in (its steps are counted).", code)
     raise typer.Exit(code)
+
+
+def _serve(watch, port: int):
+    """Start the live page for ``watch`` and say where it is (a port in use is a usage error)."""
+    from ..replay.live_server import LiveServer
+
+    try:
+        server = LiveServer(watch, port=port).start()
+    except OSError as e:
+        raise fail(f"cannot serve the live page on 127.0.0.1:{port}: {e}", 2)
+    console.print(f"watch at {server.url}", markup=False, highlight=False, soft_wrap=True)
+    return server
+
+
+def _stop_serving(server, keep: bool) -> None:
+    """Stop the live page, or with ``keep`` (--web-keep) serve the finished game until Ctrl-C."""
+    if server is None:
+        return
+    server.watch.finish()
+    if keep:
+        console.print(f"the game is over; {server.url} stays until Ctrl-C", markup=False, highlight=False)
+        try:
+            while True:
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+    server.stop()
 
 
 def decided_by_text(decided_by: dict, decisions: int) -> str:
@@ -152,16 +193,23 @@ def print_summary(summary) -> None:
 
 
 class _Progress:
-    """Live view on a terminal (map, stats, current skill, last decision); plain lines otherwise."""
+    """Live view on a terminal (NetHack's screen in colour, stats, current skill, last decision and
+    messages; beside the map from 120 columns on); plain lines otherwise. With a ``watch`` the view
+    follows every key (it redraws 8 times a second), not only every decision."""
 
-    def __init__(self, console: Console, quiet: bool = False, live: bool = True):
+    def __init__(self, console: Console, quiet: bool = False, live: bool = True, watch=None):
         self.console = console
         self.quiet = quiet
+        self.watch = watch
         self.live = None
+        self.agent = None
+        self.line = "waiting for the first decision"
+        self.decision = ""
+        self.reasoning = ""
         if not quiet and live and console.is_terminal:
             from rich.live import Live
 
-            self.live = Live(console=console, refresh_per_second=8, transient=False)
+            self.live = Live(console=console, refresh_per_second=8, transient=False, get_renderable=self.view)
             self.live.start()
 
     def step(self, report, agent) -> None:
@@ -171,26 +219,39 @@ class _Progress:
         d = report.decision
         what = d.skill_name or d.action or d.type
         outcome = report.result.stopped_reason if report.result else f"error: {(report.error or '')[:80]}"
-        line = (f"step {report.step:4d} · T:{s.turn if s else '?':>5} · Dlvl {s.dungeon_level if s else '?'} · "
-                f"HP {s.hp if s else '?'}/{s.max_hp if s else '?'} · XL {s.xp_level if s else '?'} · "
-                f"{what} → {outcome}")
+        self.line = (f"step {report.step:4d} · T:{s.turn if s else '?':>5} · Dlvl {s.dungeon_level if s else '?'} · "
+                     f"HP {s.hp if s else '?'}/{s.max_hp if s else '?'} · XL {s.xp_level if s else '?'} · "
+                     f"{what} → {outcome}")
+        self.decision = f"{what} → {outcome}"
+        self.reasoning = (d.reasoning or "")[:300]
+        self.agent = agent
         if self.live is None:
             if report.step % 10 == 0 or report.error:
-                self.console.print(line, markup=False, highlight=False)
+                self.console.print(self.line, markup=False, highlight=False)
             return
-        from rich.panel import Panel
+        self.live.refresh()
+
+    def view(self):
+        """The live view now (rich's Live calls it on every refresh)."""
         from rich.text import Text
 
-        screen, over = "", False
+        from ..replay.live_terminal import AgentPanel, terminal_view
+
+        agent = self.agent or (self.watch.agent if self.watch is not None else None)
+        api = getattr(agent, "api", None)
+        if api is None:
+            return Text(self.line)
+        over = False
         try:
-            # after a death: NetHack's tombstone and farewell (the API's final screen)
-            screen = "\n".join(ln.rstrip() for ln in agent.api._kb.screen_lines())
-            over = bool(agent.api.game_over)
-        except Exception:
-            pass
-        body = Text(screen + "\n" + line + "\nreason: " + (d.reasoning or "")[:150])
+            screen = api.game.final_screen()  # after a death: NetHack's tombstone
+            over = bool(api.game_over)
+        except Exception:  # the game is closing
+            return Text(self.line)
         title = f"Hackwright · {agent.strategist.name}" + (" · game over" if over else "")
-        self.live.update(Panel(body, title=title))
+        panel = AgentPanel(title=title, status=self.line, skill=getattr(agent, "current_skill", None),
+                           decision=self.decision, reasoning=self.reasoning,
+                           messages=self.watch.messages[-6:] if self.watch is not None else [])
+        return terminal_view(screen.chars, screen.colors, panel, self.console.width)
 
     def stop(self) -> None:
         if self.live is not None:

@@ -140,14 +140,20 @@ def render_html(frames: FrameLog, path: Union[str, Path], *, run: Optional[RunRe
         encoding = "json"
         blob = raw.decode("utf-8").replace("<", "\\u003c")
     info = run_payload(run, frames)
-    fills = {"TITLE": html.escape(info["title"]), "ATLAS": atlas, "ENCODING": encoding, "RUN": _script_json(info),
-             "FRAMES": blob, "SCRIPT": _SCRIPT, "STYLE": _STYLE}
-    # One pass over the template: text put in (model code, messages) is never searched for placeholders.
-    page = re.sub(r"@([A-Z]+)@", lambda m: fills.get(m.group(1), m.group(0)), _TEMPLATE)
+    page = fill_page({"TITLE": html.escape(info["title"]), "ATLAS": atlas, "ENCODING": encoding,
+                      "RUN": _script_json(info), "FRAMES": blob, "SCRIPT": _SCRIPT})
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")
     return HtmlReport(out, len(frames), len(used), out.stat().st_size)
+
+
+def fill_page(fills: dict[str, str]) -> str:
+    """The viewer page with ``fills`` put in: TITLE, ATLAS (PNG, base64), ENCODING, RUN, FRAMES,
+    SCRIPT, and optionally STYLE (default: the viewer's) and PANEL (more side-panel sections)."""
+    fills = {"STYLE": _STYLE, "PANEL": "", **fills}
+    # One pass over the template: text put in (model code, messages) is never searched for placeholders.
+    return re.sub(r"@([A-Z]+)@", lambda m: fills.get(m.group(1), m.group(0)), _TEMPLATE)
 
 
 _STYLE = """
@@ -186,7 +192,9 @@ pre { white-space:pre-wrap; word-break:break-word; }
 .ok { color:#7d7; } .bad { color:#f77; }
 """
 
-_SCRIPT = r"""
+# The viewer's script in parts: the drawing and the decision panel are shared with the
+# live page (replay/live_server.py), so both show a game the same way.
+_SCRIPT_HEAD = r"""
 (async function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
@@ -256,7 +264,9 @@ _SCRIPT = r"""
   let cur = -1, curStep = null, timer = null, textView = false;
   const over = new Set(F.over || []);  // after the game ended: the terminal shows it, the tiles cannot
 
-  function keyName(k) {
+"""
+
+JS_VIEW = r"""  function keyName(k) {
     if (k === -1) return 'start'; if (k === -2) return 'attach'; if (k === -3) return 'end';
     if (k === 27) return 'Esc'; if (k === 13 || k === 10) return 'Enter'; if (k === 32) return 'Space';
     if (k < 32) return '^' + String.fromCharCode(k + 64);
@@ -271,11 +281,15 @@ _SCRIPT = r"""
     }
   }
   function setText(id, v) { $(id).textContent = (v === null || v === undefined) ? '' : String(v); }
-  function showStep(s, i) {
+"""  # keyName(k), draw(g), setText(id, v): needs F, T, AC, ctx, atlas, shown
+
+_SCRIPT_STEP = r"""  function showStep(s, i) {
     const d = decisionOf.get(s);
     $('hw-decision').hidden = !d; $('hw-nodecision').hidden = !!d;
     $('hw-nodecision').textContent = s === 0 ? 'Before the first decision.' : 'No decision recorded for step ' + s + '.';
-    if (d) {
+"""
+
+JS_DECISION = r"""    if (d) {
       setText('hw-d-step', d.step + (d.turn !== null ? '  (turn ' + d.turn + ')' : ''));
       setText('hw-d-type', d.type); setText('hw-d-skill', d.skill_name || '—');
       setText('hw-d-params', d.params === null ? '—' : JSON.stringify(d.params));
@@ -284,7 +298,9 @@ _SCRIPT = r"""
       setText('hw-d-error', d.error || '—'); setText('hw-d-reasoning', d.reasoning || '—');
       $('hw-code-box').hidden = !d.code; setText('hw-code', d.code || '');
     }
-    const ul = $('hw-messages'); ul.textContent = '';
+"""  # fills the decision panel from d (a DecisionRow as JSON)
+
+_SCRIPT_TAIL = r"""    const ul = $('hw-messages'); ul.textContent = '';
     const first = firstOf.get(s); let prev = null;
     for (let j = first; j < N && F.step[j] === s; j++) {
       const m = F.msg[j]; if (!m || m === prev) continue; prev = m;
@@ -378,6 +394,8 @@ _SCRIPT = r"""
 })();
 """
 
+_SCRIPT = _SCRIPT_HEAD + JS_VIEW + _SCRIPT_STEP + JS_DECISION + _SCRIPT_TAIL
+
 _TEMPLATE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -425,7 +443,7 @@ _TEMPLATE = """<!DOCTYPE html>
    </dl>
   </section>
   <section id="hw-code-box" hidden><h2>Skill code</h2><pre id="hw-code"></pre></section>
-  <section><h2>Messages</h2><ul id="hw-messages"></ul></section>
+@PANEL@  <section><h2>Messages</h2><ul id="hw-messages"></ul></section>
   <section id="hw-events-box" hidden><h2>Events</h2><ul id="hw-events"></ul></section>
  </div>
 </div>
