@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import os
 import signal
@@ -208,7 +209,9 @@ async def _kill_during_a_skill(runner: SkillRunner, which: str) -> tuple[errors.
     busy_ns = runner._pool.spare.pid  # the warm worker is the one the next run takes
     busy = _live_workers(runner)[busy_ns]
     runner.record_call_times = True  # the host notes every API call: the skill has started
-    task = asyncio.get_running_loop().run_in_executor(None, lambda: asyncio.run(runner.run(SPIN)))
+    # (no call budget: SPIN's cached queries would use 50,000 calls before a slow spare is forked)
+    endless = dataclasses.replace(runner.limits, max_api_calls=10**12)
+    task = asyncio.get_running_loop().run_in_executor(None, lambda: asyncio.run(runner.run(SPIN, limits=endless)))
     spare = None
     for _ in range(600):
         await asyncio.sleep(0.05)

@@ -295,6 +295,8 @@ def serve(chan: Channel, restricted: bool = True) -> None:
     try:
         chan.send(final)
     except Exception as e:  # e.g. an enormous result
-        chan.send({"op": "error", "type": "SkillLimitError", "msg": f"the skill's result could not be sent: {e}",
+        # (the text from args: after some skills str(e) comes out empty in the worker)
+        why = e.args[0] if e.args and isinstance(e.args[0], str) else type(e).__name__
+        chan.send({"op": "error", "type": "SkillLimitError", "msg": f"the skill's result could not be sent: {why}",
                    "tb": "", "out": "", "dropped": 0})
     os._exit(0)
