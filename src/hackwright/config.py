@@ -27,237 +27,35 @@ Every setting is checked when the configuration loads: a value of the wrong type
 or out of range raises :class:`ConfigError` with one line naming the file (or the
 variable), the key, the value and what would be valid. Keys and variables that
 name no setting are ignored with a one-line warning that names the closest one.
+
+The parts live in their own modules: the settings and their checks in
+:mod:`.config_settings`, the model call settings in :mod:`.config_models`, reading the YAML
+file in :mod:`.config_file`; every name is importable from here.
 """
 
 from __future__ import annotations
 
-import difflib
-import json
-import math
 import os
-import re
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-
-class ConfigError(ValueError):
-    """A configuration value that cannot work; the one-line message names the file or
-    variable, the key, the value and what to write instead."""
-
-
-class _Invalid(Exception):
-    """A value a setting does not take; the message says what to write instead."""
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One setting of config.yaml: its default and what it takes.
-
-    ``kind`` is one of count (a whole number >= 1, or >= ``low``), number (``low``..``high``), flag
-    (true/false), text, path, choice (one of ``choices``), size (bytes like 256m) or
-    grid (two counts, rows and columns). ``nullable`` settings also take null.
-    """
-
-    section: str
-    key: str
-    default: Any
-    kind: str
-    nullable: bool = False
-    low: Optional[float] = None
-    high: Optional[float] = None
-    above: bool = False  # the number must be greater than ``low``, not equal to it
-    choices: tuple[str, ...] = ()
-    null_means: str = "none"  # what null stands for, in the words of ``valid()``
-
-    @property
-    def name(self) -> str:
-        return f"{self.section}.{self.key}"
-
-    @property
-    def variable(self) -> str:
-        return f"HACKWRIGHT_{self.section.upper()}_{self.key.upper()}"
-
-    def valid(self) -> str:
-        """What to write, e.g. "write a number from 0 to 2"."""
-        if self.kind == "count":
-            text = f"a whole number of at least {1 if self.low is None else _num(self.low)}"
-        elif self.kind == "number":
-            if self.low is not None and self.high is not None:
-                text = f"a number from {_num(self.low)} to {_num(self.high)}"
-            elif self.low == 0 and self.above:
-                text = "a number above 0"
-            else:
-                text = "a number"
-        elif self.kind == "flag":
-            text = "true or false"
-        elif self.kind == "choice":
-            text = " or ".join(self.choices)
-        elif self.kind == "size":
-            text = "a size like 256m or 1g"
-        elif self.kind == "grid":
-            text = "two whole numbers (rows, columns) like [21, 79]"
-        elif self.kind == "path":
-            text = "a path such as " + repr(self.default or "./data")
-        elif self.kind == "object":
-            text = 'a JSON object such as {"top_p": 0.9}'
-
-        else:
-            text = "a name" if self.default is None else f"a name such as {self.default!r}"
-        return "write " + text + (f" (or null for {self.null_means})" if self.nullable else "")
-
-    def check(self, value: Any, *, from_text: bool = False) -> Any:
-        """``value`` as this setting stores it; :class:`_Invalid` if it does not fit.
-        ``from_text``: the value is an environment variable's text."""
-        if value is None or (from_text and value.strip().lower() in ("", "null", "none", "~")):
-            if self.nullable:
-                return None
-            raise _Invalid(self.valid())
-        check = getattr(self, "_" + self.kind)
-        return check(value.strip() if from_text and self.kind not in ("text", "path") else value)
-
-    def _count(self, value: Any) -> int:
-        if isinstance(value, str) and re.fullmatch(r"\+?\d+", value.strip()):
-            value = int(value)
-        least = 1 if self.low is None else int(self.low)  # a count may start at 0 (retries)
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise _Invalid(self.valid())
-        return value
-
-    def _number(self, value: Any) -> float:
-        if isinstance(value, str):
-            try:
-                value = float(value)
-            except ValueError:
-                raise _Invalid(self.valid()) from None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise _Invalid(self.valid())
-        too_low = self.low is not None and (value <= self.low if self.above else value < self.low)
-        if too_low or (self.high is not None and value > self.high):
-            raise _Invalid(self.valid())
-        return float(value)
-
-    def _flag(self, value: Any) -> bool:
-        if isinstance(value, bool):
-            return value
-        word = str(value).strip().lower() if isinstance(value, (str, int)) else ""
-        if word in ("true", "yes", "on", "1"):
-            return True
-        if word in ("false", "no", "off", "0"):
-            return False
-        raise _Invalid(self.valid())
-
-    def _choice(self, value: Any) -> str:
-        if isinstance(value, str) and value.strip() in self.choices:
-            return value.strip()
-        raise _Invalid(self.valid())
-
-    def _text(self, value: Any) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise _Invalid(self.valid())
-        return value
-
-    _path = _text
-
-    def _object(self, value: Any) -> dict:
-        if isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except ValueError:
-                raise _Invalid(self.valid()) from None
-        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            raise _Invalid(self.valid())
-        return dict(value)
-
-    def _size(self, value: Any) -> Any:
-        try:
-            if _size(value) >= 1:
-                return value
-        except ConfigError:
-            pass
-        raise _Invalid(self.valid())
-
-    def _grid(self, value: Any) -> list[int]:
-        if isinstance(value, str):
-            value = [v for v in re.split(r"[\s,x\[\]()]+", value) if v]
-        if not isinstance(value, (list, tuple)) or len(value) != 2:
-            raise _Invalid(self.valid())
-        try:
-            return [self._count(v) for v in value]
-        except _Invalid:
-            raise _Invalid(self.valid()) from None
-
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else str(x)
-
-
-def _s(section: str, key: str, default: Any, kind: str, **kw: Any) -> Setting:
-    return Setting(section, key, default, kind, **kw)
-
-
-SETTINGS: tuple[Setting, ...] = (
-    _s("agent", "model", "autopilot", "text"),
-    _s("agent", "max_tokens", 4096, "count"),
-    _s("agent", "temperature", 0.7, "number", low=0, high=2),
-    _s("agent", "model_timeout_seconds", 120, "number", low=0, above=True),
-    _s("agent", "model_retries", 3, "count", low=0),
-    _s("agent", "max_steps", 500, "count"),
-    _s("agent", "max_model_calls", None, "count", nullable=True),
-    _s("agent", "max_total_tokens", None, "count", nullable=True),
-    _s("agent", "max_prompt_tokens", None, "count", nullable=True),
-    _s("agent", "budget_usd", None, "number", nullable=True, low=0, above=True),
-    _s("agent", "max_wall_seconds", None, "number", nullable=True, low=0, above=True),
-    _s("environment", "name", "NetHackChallenge-v0", "text"),
-    _s("environment", "max_episode_steps", 1_000_000, "count"),
-    _s("environment", "max_turns", None, "count", nullable=True),
-    _s("environment", "render_mode", None, "choice", nullable=True, choices=("human", "ansi", "full", "pixel")),
-    _s("sandbox", "type", "local", "choice", choices=("local", "docker")),
-    _s("sandbox", "image", None, "text", nullable=True),
-    _s("sandbox", "runtime", None, "text", nullable=True),
-    _s("sandbox", "memory_limit", "256m", "size"),
-    _s("sandbox", "cpu_limit", 0.5, "number", low=0, above=True),
-    _s("sandbox", "cpu_seconds", 10, "count"),
-    _s("sandbox", "timeout_seconds", 30, "number", low=0, above=True),
-    _s("sandbox", "max_actions", 1000, "count"),
-    _s("sandbox", "allow_weak", False, "flag"),
-    _s("skills", "library_path", "./skills", "path"),
-    _s("skills", "auto_save", True, "flag"),
-    _s("skills", "min_success_rate_to_save", 0.3, "number", low=0, high=1),
-    _s("memory", "database_path", "./data/memory.db", "path"),
-    _s("memory", "max_short_term_items", 100, "count"),
-    _s("memory", "short_term_tokens", 600, "count"),
-    _s("memory", "dungeon_map_resolution", [21, 79], "grid"),
-    # Per-backend model call settings: null (the default) falls back to the agent's.
-    *(_s(provider, key, None, kind, nullable=True, null_means="the agent default", **kw)
-      for provider in ("openai", "anthropic")
-      for key, kind, kw in (("timeout_seconds", "number", {"low": 0, "above": True}),
-                            ("retries", "count", {"low": 0}),
-                            ("max_tokens", "count", {}),
-                            ("temperature", "number", {"low": 0, "high": 2}),
-                            ("extra_body", "object", {}))),
+from .config_file import _closest, _read_file
+from .config_models import (
+    AGENT_MODEL_DEFAULTS,
+    FLAGS_VARIABLE,
+    MODEL_FLAGS,
+    MODEL_KEYS,
+    MODEL_VARIABLES,
+    PROVIDERS,
+    ModelOverrides,
+    ModelSettings,
+    _flags_variable,
+    normalize_llm,
+    provider_of,
 )
-PROVIDERS: tuple[str, ...] = ("openai", "anthropic")
-MODEL_KEYS: tuple[str, ...] = ("timeout_seconds", "retries", "max_tokens", "temperature", "extra_body")
-# The agent's defaults behind each per-backend key (extra_body has none: {}).
-AGENT_MODEL_DEFAULTS = {"timeout_seconds": "model_timeout_seconds", "retries": "model_retries",
-                        "max_tokens": "max_tokens", "temperature": "temperature"}
-# Variables that set a model call setting of whichever backend plays, and the flags above them.
-MODEL_VARIABLES: dict[str, str] = {"HACKWRIGHT_MODEL_TIMEOUT": "timeout_seconds",
-                                   "HACKWRIGHT_MODEL_RETRIES": "retries",
-                                   "HACKWRIGHT_MODEL_MAX_TOKENS": "max_tokens",
-                                   "HACKWRIGHT_MODEL_TEMPERATURE": "temperature",
-                                   "HACKWRIGHT_MODEL_EXTRA_BODY": "extra_body"}
-MODEL_FLAGS: dict[str, str] = {"timeout_seconds": "--model-timeout", "retries": "--model-retries",
-                               "max_tokens": "--max-tokens", "temperature": "--temperature",
-                               "extra_body": "--extra-body"}
-FLAGS_VARIABLE = "HACKWRIGHT_MODEL_FLAGS"
-BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
-BY_VARIABLE: dict[str, Setting] = {s.variable: s for s in SETTINGS}
-DEFAULTS: dict[str, dict[str, Any]] = {}
-for _setting in SETTINGS:
-    DEFAULTS.setdefault(_setting.section, {})[_setting.key] = _setting.default
+from .config_settings import BY_NAME, BY_VARIABLE, DEFAULTS, SETTINGS, ConfigError, Setting, _checked, _size
 
 # HACKWRIGHT_* variables that other parts of Hackwright read for their own purposes:
 # they name no config.yaml setting and must not be warned about.
@@ -274,83 +72,6 @@ OTHER_VARIABLES: dict[str, str] = {
 }
 # Test suites may set HACKWRIGHT_TEST_* variables of their own.
 OTHER_PREFIXES = ("HACKWRIGHT_TEST_",)
-
-
-def _size(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgKMG]?)i?[bB]?\s*", str(value))
-    if isinstance(value, bool) or not m:
-        raise ConfigError(f"sandbox.memory_limit is {value!r}; write a size like 256m or 1g")
-    return int(float(m.group(1)) * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[m.group(2).lower()])
-
-
-def normalize_llm(spec: str) -> str:
-    spec = (spec or "autopilot").strip()
-    if ":" in spec.split("@")[0] or spec in ("autopilot", "offline"):
-        return spec
-    if spec.startswith("claude"):
-        return f"anthropic:{spec}"
-    if spec.startswith(("gpt", "o1", "o3", "o4")):
-        return f"openai:{spec}"
-    return spec
-
-
-@dataclass(frozen=True)
-class ModelOverrides:
-    """Model call settings given as flags (None: not given); :meth:`from_flags` checks them."""
-
-    timeout_seconds: Optional[float] = None
-    retries: Optional[int] = None
-    max_tokens: Optional[int] = None
-    temperature: Optional[float] = None
-    extra_body: Optional[dict] = None
-
-    @classmethod
-    def from_flags(cls, **given: Any) -> "ModelOverrides":
-        """Checked flags by key (``timeout_seconds=``, ``retries=``, ``max_tokens=``,
-        ``temperature=``, ``extra_body=``; text as typed, or values; None: not given).
-        A value the setting does not take is a :class:`ConfigError` naming the flag."""
-        checked: dict[str, Any] = {}
-        for key, value in given.items():
-            if value is None:
-                continue
-            if key not in MODEL_FLAGS:
-                raise ConfigError(f"{key} is not a model call setting; the settings are {', '.join(MODEL_KEYS)}")
-            # the same rules for every provider; a flag given is a value, never null
-            setting = replace(BY_NAME[f"openai.{key}"], nullable=False)
-            checked[key] = _checked(setting, value, MODEL_FLAGS[key], from_text=isinstance(value, str))
-        return cls(**checked)
-
-    def given(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in MODEL_KEYS if getattr(self, k) is not None}
-
-    def to_variable(self) -> str:
-        """These flags as the value of ``HACKWRIGHT_MODEL_FLAGS`` (for worker processes)."""
-        return json.dumps(self.given())
-
-
-@dataclass(frozen=True)
-class ModelSettings:
-    """The model call settings one backend is made with, and where each came from."""
-
-    timeout_seconds: float
-    retries: int
-    max_tokens: int
-    temperature: Optional[float]
-    extra_body: dict
-    sources: dict[str, str] = field(default_factory=dict)  # key -> flag, variable or config key
-
-    def backend_options(self) -> dict[str, Any]:
-        """The keyword arguments of the backend's constructor."""
-        return {"timeout": self.timeout_seconds, "max_retries": self.retries, "max_tokens": self.max_tokens,
-                "temperature": self.temperature, "extra_body": dict(self.extra_body)}
-
-
-def provider_of(spec: Optional[str]) -> Optional[str]:
-    """``openai`` or ``anthropic`` for a model spec of that backend, else None."""
-    kind = normalize_llm(spec or "").partition(":")[0].strip().lower()
-    return kind if kind in PROVIDERS else None
 
 
 @dataclass
@@ -481,109 +202,6 @@ def load_config(path: Optional[str] = None, env: Optional[dict] = None,
         cfg.data["agent"]["model"] = _checked(BY_NAME["agent.model"], env["HACKWRIGHT_LLM"], "HACKWRIGHT_LLM",
                                               from_text=True)
     return cfg
-
-
-def _flags_variable(text: str) -> ModelOverrides:
-    try:
-        given = json.loads(text)
-    except ValueError:
-        given = None
-    if not isinstance(given, dict) or not set(given) <= set(MODEL_KEYS):
-        raise ConfigError(f"{FLAGS_VARIABLE} is {_shown(text)}; write a JSON object with some of the keys "
-                          f"{', '.join(MODEL_KEYS)} (hackwright eval sets it from its flags)")
-    return ModelOverrides.from_flags(**given)
-
-
-def _read_file(path: str, where: str, say: Callable[[str], None]) -> dict[tuple[str, str], Any]:
-    """The checked settings of one YAML file, by (section, key)."""
-    import yaml
-
-    label = path if where == path else where
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{label}: no such config file; give the path of an existing config.yaml") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{label}: is a folder; give the path of a config.yaml file") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{label}: is not UTF-8 text; save the config file as UTF-8") from None
-    except OSError as e:
-        raise ConfigError(f"{label}: cannot be read ({e.strerror}); check the path and its permissions") from None
-    try:
-        loaded = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(_yaml_error(path, e)) from None
-    if loaded is None:
-        return {}
-    if not isinstance(loaded, dict):
-        raise ConfigError(f"{path}: holds {_kind_of(loaded)}; write sections ({', '.join(s for s in DEFAULTS if s not in PROVIDERS)}) "
-                          "with indented key: value lines under them")
-    out: dict[tuple[str, str], Any] = {}
-    for section, values in loaded.items():
-        if section not in DEFAULTS:
-            hint = _closest(str(section), list(DEFAULTS))
-            say(f"{path}: section {section!r} is not a section Hackwright reads (ignored); "
-                + (f"did you mean {hint}?" if hint else f"the sections are {', '.join(DEFAULTS)}"))
-            continue
-        if values is None:  # a section whose settings are all commented out
-            continue
-        if not isinstance(values, dict):
-            raise ConfigError(f"{path}: section {section} is {_shown(values)}; write its settings as indented "
-                              f"key: value lines under '{section}:'")
-        for key, value in values.items():
-            setting = BY_NAME.get(f"{section}.{key}")
-            if setting is None:
-                say(_unknown_key(path, section, str(key)))
-                continue
-            out[(section, str(key))] = _checked(setting, value, f"{path}: {setting.name}")
-    return out
-
-
-def _checked(setting: Setting, value: Any, label: str, *, from_text: bool = False) -> Any:
-    try:
-        return setting.check(value, from_text=from_text)
-    except _Invalid as e:
-        raise ConfigError(f"{label} is {_shown(value)}; {e}") from None
-
-
-def _shown(value: Any) -> str:
-    """A value as the message shows it, in YAML's words for null and booleans: quoted, on
-    one line, not too long."""
-    text = "null" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _kind_of(value: Any) -> str:
-    if isinstance(value, list):
-        return "a list"
-    return f"only the value {_shown(value)}"
-
-
-def _yaml_error(path: str, e: Exception) -> str:
-    mark = getattr(e, "problem_mark", None)
-    problem = " ".join(str(getattr(e, "problem", None) or e).split())
-    if mark is None:
-        return f"{path}: is not valid YAML ({problem}); check the indentation, colons and quotes"
-    context, cmark = getattr(e, "context", None), getattr(e, "context_mark", None)
-    opened = ""
-    if context and cmark is not None and cmark.line != mark.line:
-        opened = f", {context.replace('while ', '')} that starts on line {cmark.line + 1}"
-    return (f"{path} line {mark.line + 1}, column {mark.column + 1}: not valid YAML ({problem}{opened}); "
-            "check the indentation, colons and quotes there")
-
-
-def _closest(word: str, candidates: list[str]) -> Optional[str]:
-    near = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
-    return near[0] if near else None
-
-
-def _unknown_key(path: str, section: str, key: str) -> str:
-    here = [s.key for s in SETTINGS if s.section == section]
-    elsewhere = [s.name for s in SETTINGS if s.key == key]
-    near = _closest(key, here)
-    hint = elsewhere[0] if elsewhere else f"{section}.{near}" if near else None
-    return (f"{path}: {section}.{key} is not a setting (ignored); "
-            + (f"did you mean {hint}?" if hint else f"{section} has {', '.join(here)}"))
 
 
 def _unknown_variable(name: str) -> str:
