@@ -385,8 +385,8 @@ CONTAINED: list[Contained] = [
         async def s(nh, size=0, **k):
             return SkillResult("x", {"big": "x" * size}, 0, 0, True)
         """, {"size": 16 * MiB},
-        Refused(errors.SkillLimitError, "the skill's result could not be sent: message of 16,777,306 bytes is "
-                f"larger than the {MAX_FRAME:,}-byte limit", {"limit": "result_size"}),
+        Refused(errors.SkillLimitError, "the skill's result could not be sent: message of at least 16,777,248 "
+                f"bytes is larger than the {MAX_FRAME:,}-byte limit", {"limit": "result_size"}),
         {"size": MiB}, {"big": "x" * MiB}),
     Contained("a recursion bomb", """
         def f(n, depth):

@@ -144,6 +144,11 @@ def _stop_serving(server, keep: bool) -> None:
     server.watch.finish()
     if keep:
         console.print(f"the game is over; {server.url} stays until Ctrl-C", markup=False, highlight=False)
+        # Ctrl-C ends the wait even where SIGINT came in ignored (a job started in the
+        # background by a script, as CI runs).
+        import signal
+
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             while True:
                 time.sleep(0.5)

@@ -27,7 +27,7 @@ from ..skills.result import SkillResult
 from . import surface
 from .call_budget import LOCAL_KEY
 from .composition import CalledSkill, SkillCaller, SkillCalls, own_traceback
-from .protocol import Channel, ProtocolError
+from .protocol import MAX_FRAME, Channel, ProtocolError
 
 SKILL_FILENAME = "<skill>"
 ALLOWED_MODULES = (
@@ -293,10 +293,33 @@ def serve(chan: Channel, restricted: bool = True) -> None:
         request = chan.recv()
     final = run_skill(chan, request, restricted)
     try:
+        # An enormous result is refused before encoding it: encoding needs as much memory
+        # again, and under the worker's memory limit that fails as a bare MemoryError.
+        least = _least_size(final)
+        if least > MAX_FRAME:
+            raise ProtocolError(f"message of at least {least:,} bytes is larger than the {MAX_FRAME:,}-byte limit")
         chan.send(final)
     except Exception as e:  # e.g. an enormous result
-        # (the text from args: after some skills str(e) comes out empty in the worker)
         why = e.args[0] if e.args and isinstance(e.args[0], str) else type(e).__name__
         chan.send({"op": "error", "type": "SkillLimitError", "msg": f"the skill's result could not be sent: {why}",
                    "tb": "", "out": "", "dropped": 0})
     os._exit(0)
+
+
+def _least_size(value: Any, depth: int = 0) -> int:
+    """A lower bound of ``value``'s encoded size: the bytes of its strings and byte strings,
+    counted without copying them (deep or exotic parts count as nothing)."""
+    if isinstance(value, str):
+        return len(value) if value.isascii() else len(value.encode("utf-8", "replace"))
+    if isinstance(value, (bytes, bytearray)):
+        return len(value)
+    if depth > 20:
+        return 0
+    if isinstance(value, dict):
+        return sum(_least_size(k, depth + 1) + _least_size(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(_least_size(v, depth + 1) for v in value)
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields:
+        return sum(_least_size(getattr(value, f, None), depth + 1) for f in fields)
+    return 0
