@@ -30,7 +30,7 @@ import anthropic
 
 from ..decisions import DEFAULT_ACTIONS, decision_tool, loads_lenient
 from .base import DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S, BackendError, Message, ModelReply, \
-    Price, UnreadableReplyError, client_with_retries, count, env_key, estimate_cost, price_for, read_body, \
+    Price, UnreadableReplyError, client_with_retries, count, env_key, read_body, settle, \
     sdk_error, status_error_message, text_of, with_retries
 
 
@@ -103,13 +103,7 @@ class AnthropicBackend:
         except anthropic.APIError as e:
             raise sdk_error(e, anthropic, provider=self._provider, max_retries=self.max_retries,
                             timeout=self.timeout, secret=self._secret, env_var="ANTHROPIC_API_KEY") from e
-        reply.latency_s = time.perf_counter() - start
-        reply.attempts = attempts
-        priced = self.model if price_for(self.model) else reply.model
-        reply.cost_usd = estimate_cost(priced, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
-                                       cache_read_tokens=reply.cache_read_tokens,
-                                       cache_write_tokens=reply.cache_write_tokens, price=self.price)
-        return reply
+        return settle(reply, model=self.model, price=self.price, attempts=attempts, started=start)
 
     def _read(self, raw: Any) -> ModelReply:
         """The reply in a raw response, read from its body; UnreadableReplyError when the body

@@ -46,6 +46,7 @@ import json
 import logging
 import random
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, NamedTuple, Optional, Protocol, TypeVar, \
     runtime_checkable
@@ -231,6 +232,20 @@ def estimate_cost(model: str, *, input_tokens: int = 0, output_tokens: int = 0, 
         return 0.0
     return (input_tokens * p.input + output_tokens * p.output + cache_read_tokens * p.cache_read
             + cache_write_tokens * p.cache_write) / 1_000_000
+
+
+def settle(reply: "ModelReply", *, model: str, price: Optional[Price], attempts: int,
+           started: float) -> "ModelReply":
+    """``reply`` with its latency (since ``started``, a perf_counter), its attempts and its
+    cost: priced by the requested model when its price is known, else by the model the
+    server says answered."""
+    reply.latency_s = time.perf_counter() - started
+    reply.attempts = attempts
+    priced = model if price_for(model) else reply.model
+    reply.cost_usd = estimate_cost(priced, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
+                                   cache_read_tokens=reply.cache_read_tokens,
+                                   cache_write_tokens=reply.cache_write_tokens, price=price)
+    return reply
 
 
 # ---------------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ import openai
 
 from ..decisions import DEFAULT_ACTIONS, decision_tool, loads_lenient
 from .base import DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_S, BackendError, Message, ModelReply, \
-    Price, UnreadableReplyError, client_with_retries, count, env_key, estimate_cost, is_official, price_for, \
+    Price, UnreadableReplyError, client_with_retries, count, env_key, is_official, settle, \
     read_body, sdk_error, status_error_message, text_of, with_retries
 
 log = logging.getLogger(__name__)
@@ -118,13 +118,7 @@ class OpenAIBackend:
                                                  max_retries=self.max_retries, provider=self._provider)
         except openai.APIError as e:
             raise self._error(e) from e
-        reply.latency_s = time.perf_counter() - start
-        reply.attempts = attempts
-        priced = self.model if price_for(self.model) else reply.model
-        reply.cost_usd = estimate_cost(priced, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
-                                       cache_read_tokens=reply.cache_read_tokens,
-                                       cache_write_tokens=reply.cache_write_tokens, price=self.price)
-        return reply
+        return settle(reply, model=self.model, price=self.price, attempts=attempts, started=start)
 
     def _read(self, raw: Any) -> ModelReply:
         """The reply in a raw response, read from its body; UnreadableReplyError when the body
