@@ -613,3 +613,27 @@ async def test_a_gnome_lord_that_zaps_a_wand_is_closed_in_on_not_waited_out_on_e
     state["stats"] = dataclasses.replace(state["stats"], hp=max(1, state["stats"].max_hp // 8))
     d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "melee_fight" and d.params["hp_threshold"] == 0.0, d
+
+
+async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_not_engraves(make_api):
+    """No engraving can be made on stairs (Elbereth there came back "cannot_engrave" while
+    the monster went on biting); the way down is one move, and a diver wants to go there."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    for hp in (3, 7):  # critical (a prayer is not safe yet on turn 1), then merely in danger
+        api = hero_beside(make_api, "('a',\"soldier ant\"),(3,1),hostile,asleep", "knight")
+        state = await game_state(api)
+        hero = state["stats"].position
+        state["stats"] = dataclasses.replace(state["stats"], hp=hp, dungeon_level=4)
+        state["level"].stairs_down = hero
+        d = await decide(Autopilot(), api, names, state)
+        assert d.type == "direct_action" and d.action == ">", (hp, d)
+        # Away from the stairs, Elbereth as before.
+        state["level"].stairs_down = Position(hero.x + 2, hero.y + 1)
+        d = await decide(Autopilot(), api, names, state)
+        assert d.skill_name == "engrave_elbereth", (hp, d)

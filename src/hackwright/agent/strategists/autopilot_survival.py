@@ -100,6 +100,9 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
             return invoke("pray_when_safe", {"max_timeout": gamble},
                           "engulfed with HP critical: pray even if it may be too soon")
         return press("Fh", "engulfed: attack the engulfer from inside (any direction hits it)")
+    if major and adjacent and on_the_way_down(pilot, sit):
+        return press(">", "HP is critical on the down stairs, where Elbereth cannot be written: "
+                          "go down (what is not next to me stays behind)")
     if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
         return invoke("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
     if major and adjacent and kit.wand and ok(SURVIVE):
@@ -146,6 +149,9 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     # a soldier ant can take 30 HP, a jackal 2.
     threat = sit.threat = sum([await pilot._hit_potential(api, m.name) for m in adjacent])
     in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= pilot.DANGER_FACTOR * threat and hp_frac < 0.8)
+    if in_danger and adjacent and on_the_way_down(pilot, sit):
+        return press(">", f"in danger next to a {adjacent[0].name} on the down stairs, where "
+                          "Elbereth cannot be written: go down")
     # Slower than the hero (a rothe, a zombie): walking away beats Elbereth, which takes
     # a turn and comes out smudged one time in four. Rothes, three bites a turn, killed
     # seven heroes who stood and engraved.
@@ -184,3 +190,14 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
             return invoke("melee_fight", {"target": petrifiers[0].name},
                           f"the {petrifiers[0].name} ignores Elbereth: kill it with the weapon in hand")
     return None
+
+
+def on_the_way_down(pilot: "Autopilot", sit: Situation) -> bool:
+    """The hero stands on down stairs it may take: no engraving can be made there, and
+    one move leaves behind every monster not beside it (those beside it follow, to a
+    level deeper, which is where a diver is going anyway)."""
+    level, stats = sit.level, sit.stats
+    if level.stairs_down is None or level.stairs_down != sit.hero or stats.branch == "Sokoban":
+        return False
+    avoid = pilot._avoid_branches(sit.api, sit.memory, sit.level_key, stats)
+    return not (level.stairs_down_branch and level.stairs_down_branch in avoid)
