@@ -637,3 +637,31 @@ async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_n
         state["level"].stairs_down = Position(hero.x + 2, hero.y + 1)
         d = await decide(Autopilot(), api, names, state)
         assert d.skill_name == "engrave_elbereth", (hp, d)
+
+
+async def test_a_hero_back_in_her_own_form_goes_back_for_the_armour_she_slipped_out_of(make_api):
+    """A lycanthrope turning into a rat drops its armour and sword where it stands; three
+    heroes prayed themselves back into human form and fought on at AC 10 until they died."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["---------", "|.......|", "|.......|", "---------"], hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    names = {"explore_and_fight", "pickup_useful", "go_to", "rest_until_healed"}
+    where = (await api.get_stats()).position
+    api._note_messages(["You turn into a wererat!  Your armor falls around you!",
+                        "You shrink out of your cloak!  You find you must drop your sword!"])
+    assert await api.shed_gear_spot() is None  # still a rat: nothing to do about it yet
+    assert (await api.move("e")).success
+    api._note_messages(["You feel purified.", "You return to human form!"])
+    assert await api.shed_gear_spot() == where
+    d = await decide(Autopilot(), api, names, await game_state(api))
+    assert d.skill_name == "go_to" and (d.params["x"], d.params["y"]) == (where.x, where.y), d
+    assert (await api.move("w")).success
+    pilot = Autopilot()
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "pickup_useful" and "changed form" in d.reasoning, d
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name != "pickup_useful" or "changed form" not in d.reasoning, d  # once
+    assert (await api.move("e")).success
+    assert await api.shed_gear_spot() is None  # stood there and left: done

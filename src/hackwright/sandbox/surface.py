@@ -33,6 +33,7 @@ QUERIES = (
     "recent_kills",
     "corpse_age",
     "pile_seen_turn",
+    "shed_gear_spot",
 )
 # Change the game; each counts against the invocation's game-action limit.
 ACTIONS = (

@@ -75,6 +75,7 @@ class AutopilotState:
     asleep: dict = field(default_factory=dict)  # species -> turn until which a sleep ray holds it
     mines_hunt_start: int = -1  # game turn the hunt for a dwarf's pick in the Gnomish Mines began
     mines_hunt_over: bool = False  # the hunt ran its time or its levels: the Mines are left again
+    shed_picked: tuple = ()  # (level, x, y) of the shed-gear square already picked up from
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""

@@ -51,7 +51,10 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
 
     # Overtaxed or Overloaded (a lycanthrope in rat form under a Cavewoman's flint
     # stones), the hero cannot move, fight or eat: dropping comes before all else.
-    if stats.encumbrance in ("Overtaxed", "Overloaded") and load_key != s.load_seen and "lighten_load" in have:
+    # (Not in a lycanthrope's animal form: the load is the hero's own again once it changes back.)
+    were_form = bool(getattr(getattr(api, "_shed_gear", None), "changed", False))
+    if stats.encumbrance in ("Overtaxed", "Overloaded") and load_key != s.load_seen and "lighten_load" in have \
+            and not were_form:
         s.load_seen = load_key
         return invoke("lighten_load", {}, f"{stats.encumbrance}: I cannot even move; drop things")
     # Blind where peacefuls that kill live (Minetown's watch, a shopkeeper, a priest):

@@ -73,6 +73,17 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     """Drop a burden, pick up what lies here, wield and wear what is new and better."""
     api, s, stats, inventory, have, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.have, sit.ok
     adjacent, hero, level_key, load_key = sit.adjacent, sit.hero, sit.level_key, sit.load_key
+    # Back in its own form after a were change: the armour and weapon it slipped out of
+    # lie where it changed (heroes fought on naked at AC 10, and died).
+    shed = await api.shed_gear_spot() if hasattr(api, "shed_gear_spot") else None
+    if shed is not None and not adjacent:
+        key = (level_key[0], level_key[1], shed.x, shed.y)
+        if shed == hero and key != s.shed_picked and "pickup_useful" in have:
+            s.shed_picked = key
+            return invoke("pickup_useful", {}, "my armour and weapon fell here when I changed form: take them back")
+        if shed != hero and shed.steps_to(hero) <= 40 and ok("go_to"):
+            return invoke("go_to", {"x": shed.x, "y": shed.y, "max_steps": 80},
+                          "my armour and weapon fell where I changed form: go back for them")
     # 4. loot and gear up. First shed a load: a Burdened hero is slower in every
     # fight and cannot squeeze between rock corners (shut in so, heroes starved).
     # (Once per inventory: what is left is what the skill keeps, e.g. a cursed loadstone.)

@@ -13,6 +13,7 @@ from nle import nethack as nh_bl
 from ..kills import KillMemory, Sight
 from ..models import Kill, Position
 from ..piles import PileMemory
+from ..shed_gear import ShedGearMemory
 from .core import ApiCore, _as_position
 
 
@@ -23,10 +24,12 @@ class WitnessedEvents(ApiCore):
         super().__init__(game)
         self._kill_memory = KillMemory()
         self._pile_memory = PileMemory()
+        self._shed_gear = ShedGearMemory()
 
     def reset(self) -> list[str]:
         self._kill_memory = KillMemory()
         self._pile_memory = PileMemory()
+        self._shed_gear = ShedGearMemory()
         messages = super().reset()
         self._kill_memory.last_sight = self._sight()
         return messages
@@ -50,6 +53,7 @@ class WitnessedEvents(ApiCore):
         hallucinating = bool(int(self._obs()["blstats"][nh_bl.NLE_BL_CONDITION]) & nh_bl.BL_MASK_HALLU)
         self._kill_memory.note([] if hallucinating else messages, now)
         self._pile_memory.note(messages, now.level, now.hero, now.turn)
+        self._shed_gear.note(messages, now.level, now.hero)
 
     def _level_now(self) -> tuple[int, int]:
         bl = self._obs()["blstats"]
@@ -89,3 +93,12 @@ class WitnessedEvents(ApiCore):
         if pos is None:
             return None
         return self._pile_memory.seen_turn(self._level_now(), pos)
+
+    async def shed_gear_spot(self) -> Optional[Position]:
+        """The square of the current level where a change of form made the hero drop its
+        worn armour or wielded weapon (a lycanthrope turning into its animal: "Your armor
+        falls around you!", "You find you must drop your sword!"), once the hero is back
+        in its own form ("You return to human form!") and until it has stood there and
+        left; None otherwise. Walk there, pick the things up (pickup_useful) and wear and
+        wield them again: without them the hero fights at AC 10."""
+        return self._shed_gear.spot(self._level_now())
