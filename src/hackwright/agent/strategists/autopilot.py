@@ -76,6 +76,8 @@ class AutopilotState:
     mines_hunt_start: int = -1  # game turn the hunt for a dwarf's pick in the Gnomish Mines began
     mines_hunt_over: bool = False  # the hunt ran its time or its levels: the Mines are left again
     shed_picked: tuple = ()  # (level, x, y) of the shed-gear square already picked up from
+    seen_level: tuple = ()  # the level of the last decision
+    arrived_turn: int = -10_000  # game turn of the first decision on this level
 
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was already engraved on this square and the monster is still here."""
@@ -201,6 +203,8 @@ class Autopilot:
         bl = api.game.obs["blstats"]
         monsters = state["monsters"]
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
+        if (int(bl[23]), int(bl[24])) != s.seen_level:
+            s.seen_level, s.arrived_turn = (int(bl[23]), int(bl[24])), stats.turn
         timeout = self._prayer_timeout = await api.get_prayer_timeout()
         # Before the first prayer the clock is exact (300 minus the turn): no gamble then.
         clock = getattr(api, "_prayer", None)

@@ -202,5 +202,7 @@ def on_the_way_down(pilot: "Autopilot", sit: Situation) -> bool:
     level, stats = sit.level, sit.stats
     if level.stairs_down is None or level.stairs_down != sit.hero or stats.branch == "Sokoban":
         return False
+    if stats.turn - sit.memory.arrived_turn <= 3:
+        return False  # just came up these stairs, the monster with me: no stair dance
     avoid = pilot._avoid_branches(sit.api, sit.memory, sit.level_key, stats)
     return not (level.stairs_down_branch and level.stairs_down_branch in avoid)
