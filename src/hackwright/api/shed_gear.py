@@ -32,6 +32,8 @@ class ShedGearMemory:
 
     def note(self, messages: list[str], level: tuple[int, int], hero: Position) -> None:
         """Read one action's messages (the hero ended it at ``hero`` on ``level``)."""
+        if not messages and self._spot is None:
+            return  # the common case on the per-action path: nothing to read or to watch
         text = " ".join(messages)
         if _CHANGED.search(text):
             self._changed = True

@@ -75,7 +75,7 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     adjacent, hero, level_key, load_key = sit.adjacent, sit.hero, sit.level_key, sit.load_key
     # Back in its own form after a were change: the armour and weapon it slipped out of
     # lie where it changed (heroes fought on naked at AC 10, and died).
-    shed = await api.shed_gear_spot() if hasattr(api, "shed_gear_spot") else None
+    shed = await api.shed_gear_spot()
     if shed is not None and not adjacent:
         key = (level_key[0], level_key[1], shed.x, shed.y)
         if shed == hero and key != s.shed_picked and "pickup_useful" in have:
