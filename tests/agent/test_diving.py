@@ -27,13 +27,14 @@ def test_every_role_dives_from_the_first_experience_level_and_a_digger_always():
     assert policy.diving("Healer", SimpleNamespace(xp_level=1), [pick])
 
 
-def test_a_pick_axe_for_sale_or_an_empty_wand_of_digging_is_no_digging_tool():
+def test_a_pick_axe_for_sale_an_unpaid_wand_or_an_empty_wand_of_digging_is_no_digging_tool():
     from hackwright.agent.strategists.diving import digging_tool
 
     for_sale = SimpleNamespace(text="a pick-axe (for sale, 66 zorkmids)", name="pick-axe")
+    unpaid = SimpleNamespace(text="a wand of digging (unpaid, 500 zorkmids)", name="wand of digging")
     empty = SimpleNamespace(text="a wand of digging (0:0)", name="wand of digging")
     charged = SimpleNamespace(text="a wand of digging (0:4)", name="wand of digging")
-    assert digging_tool([for_sale, empty]) is None
+    assert digging_tool([for_sale, unpaid, empty]) is None
     assert digging_tool([for_sale, empty, charged]) is charged
 
 

@@ -232,3 +232,16 @@ async def test_dig_down_with_stop_at_pit_leaves_the_hero_in_the_pit_and_a_second
     r = await api.dig("down")
     assert r.success and "You dig a hole through the floor" in " ".join(r.messages)
     assert (await api.get_stats()).dungeon_level == 2
+
+
+async def test_inside_a_shop_shop_exit_names_its_door_and_the_square_beyond(make_api):
+    api = make_api((LEVELS / "tool_shop_keeper_at_door.des").read_text(), seed=0, extra={"options": QUIET},
+                   **ARCHEOLOGIST)
+    keeper = next(m.position for m in await api.get_visible_monsters() if m.name == "shopkeeper")
+    way = await api.shop_exit()
+    assert way is not None and way.door == keeper.offset("e") and way.direction == "e", way
+    assert way.outside == way.door.offset("e") and way.shopkeeper == keeper
+
+
+async def test_with_no_shopkeeper_in_view_there_is_no_shop_to_leave(make_api):
+    assert await game(make_api).shop_exit() is None

@@ -21,7 +21,7 @@ from .models import (
 )
 from .models import DungeonOverview, LookResult, OverviewLevel
 from .models import ContainerResult, EnhanceResult
-from .models import Kill
+from .models import Kill, ShopExit
 
 
 def __getattr__(name: str):
@@ -54,4 +54,5 @@ __all__ = [
     "ContainerResult",
     "EnhanceResult",
     "Kill",
+    "ShopExit",
 ]

@@ -402,6 +402,16 @@ class Kill:
 
 
 @dataclass
+class ShopExit:
+    """The way out of the shop the hero stands in (``NetHackAPI.shop_exit``)."""
+
+    door: Position  # the shop's door (or doorless doorway) nearest the hero
+    outside: Position  # the square just beyond the door, away from the shop: step there from the door
+    direction: str  # the compass step from the door to outside ("n", "s", "e" or "w": never diagonal)
+    shopkeeper: Optional[Position] = None  # where the shopkeeper stands (he keeps the square inside the door)
+
+
+@dataclass
 class LookResult:
     """What NetHack's farlook (``;``) says about one square (``NetHackAPI.look_at``).
 

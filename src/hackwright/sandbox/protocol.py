@@ -45,6 +45,7 @@ _DATACLASSES: dict[str, type] = {
         models.OverviewLevel,  # get_dungeon_overview
         models.DungeonOverview,
         models.Kill,  # recent_kills
+        models.ShopExit,  # shop_exit
         SkillResult,
     )
 }

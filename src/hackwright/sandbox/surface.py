@@ -34,6 +34,7 @@ QUERIES = (
     "corpse_age",
     "pile_seen_turn",
     "shed_gear_spot",
+    "shop_exit",
 )
 # Change the game; each counts against the invocation's game-action limit.
 ACTIONS = (

@@ -213,3 +213,15 @@ async def test_a_fresh_hero_has_nothing_to_advance(room):
     r = (await run_skill(api, "enhance_skills", mode="sandbox")).result
     assert r.stopped_reason == "nothing_to_advance" and r.success and r.data["skills"] == [], r
     assert r.turns_elapsed == 0
+
+
+async def test_an_archeologist_fallen_into_a_shop_walks_out_of_its_door_and_digs_outside(play):
+    # A hole dug in a shop's floor lets its keeper grab the pack: an Archeologist who
+    # fell into one gave up digging there and walked the rest of his game.
+    api = play("tool_shop_keeper_at_door", hero="archeologist")
+    assert (await api.shop_exit()) is not None  # inside, the keeper at his post by the door
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.success, r
+    assert (await api.get_stats()).dungeon_level == 2
+    assert "grabs your backpack" not in await message_log(api)
+    assert any(i.text and PICK.search(i.text) for i in await api.get_inventory())

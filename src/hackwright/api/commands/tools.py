@@ -18,9 +18,9 @@ from typing import Optional
 
 from nle import nethack as nh_bl
 
-from .. import glyphs as G, maps, observe
+from .. import glyphs as G, maps, observe, shops
 from ..keyboard import ESC, Exchange, Prompt, Rule
-from ..models import ActionResult, Item, Position, normalize_direction
+from ..models import ActionResult, Item, Position, ShopExit, normalize_direction
 from .core import ApiCore, DIRECTION_KEYS, _FAILURES
 
 FORCE = chr(ord("f") | 0x80)  # M-f, NetHack's #force
@@ -434,30 +434,28 @@ class ToolCommands(ApiCore):
         return None
 
     def _shop_squares(self, mem: maps.LevelMemory) -> set[Position]:
-        """The floor, walls and doors of the shops whose keepers are in view: the
-        room around each shopkeeper, found over the remembered map (both rooms
-        when he stands in his doorway)."""
-        keepers = [m.position for m in observe.visible_monsters(self._obs(), self._hero()) if m.name == "shopkeeper"]
-        if not keepers:
-            return set()
-        cmap = G.CMAP_INDEX[mem.terrain]
-        # Walls, doors, bars, trees and corridors bound a room; stone never seen is not floor.
-        wall = ((cmap >= G.S_VWALL) & (cmap <= G.S_TREE)) | (cmap == G.S_CORR) | (cmap == G.S_LITCORR)
-        stone = (cmap == G.S_STONE) & ~mem.seen
-        blocked = wall | stone
-        floor: set[Position] = set()
-        for k in keepers:
-            starts = [k] if not wall[k.y, k.x] else [p for p in k.neighbors() if p.on_map() and not blocked[p.y, p.x]]
-            todo = [p for p in starts if p not in floor]
-            floor.update(todo)
-            while todo and len(floor) < 600:
-                p = todo.pop()
-                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                    q = Position(p.x + dx, p.y + dy)
-                    if q.on_map() and q not in floor and not blocked[q.y, q.x]:
-                        floor.add(q)
-                        todo.append(q)
-        return floor | {q for p in floor for q in p.neighbors() if q.on_map()}
+        """The floor, walls and doors of the shops whose keepers are in view."""
+        return shops.shop_squares(mem, self._shopkeepers())
+
+    def _shopkeepers(self) -> list[Position]:
+        return [m.position for m in observe.visible_monsters(self._obs(), self._hero()) if m.name == "shopkeeper"]
+
+    async def shop_exit(self) -> Optional[ShopExit]:
+        """
+        The way out of the shop you stand in, or None when you are in no shop
+        (as far as a shopkeeper in view shows: a shop is the room around him).
+
+        The result names the shop's door nearest you (``door``), the square just
+        beyond it (``outside``), the step from one to the other (``direction``:
+        never diagonal, as no one steps diagonally through a doorway) and where
+        the shopkeeper stands. Walk to ``door`` (move_to, or the go_to skill),
+        then move(direction) onto ``outside``. A hero who fell into a shop with a
+        pick-axe must leave it to dig down: dig('down') is refused on a shop's
+        floor while its keeper is in view. The shopkeeper keeps the square
+        inside his door: standing next to him (in line with him) makes him step
+        aside, unless you owe him money (pay first).
+        """
+        return shops.shop_exit(self._level_memory(), self._shopkeepers(), self._hero())
 
     @staticmethod
     def _diggable(mem: maps.LevelMemory, pos: Position) -> bool:

@@ -36,7 +36,8 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     digging with charges left (one charge a level). Before each level it checks that
     it is safe to go on: HP at least `min_hp` of max, not Weak from hunger, no hostile
     monster next to the hero. Stairs, altars, fountains, thrones, sinks and graves
-    cannot be dug: it steps to an adjacent plain floor square first. After each fall
+    cannot be dug: it steps to an adjacent plain floor square first. Fallen into a
+    shop, it walks out through the door (nh.shop_exit) and digs outside. After each fall
     it looks around: landing in water or lava, or near (6 squares) a hostile much
     stronger than the hero (threat_level > xp_level + 4; with `elbereth` only one
     that ignores it), stops it. Applying a pick wields it; with `rewield` the
@@ -63,8 +64,8 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     fight it first; with `elbereth` only one that ignores Elbereth, or when engraving
     fails), "danger" (landed in water or lava, or near a much stronger monster that
     Elbereth would not hold off: data.why), "undiggable" (NetHack says the floor is
-    too hard to dig: take the stairs; data.error), "sokoban" (never dig in Sokoban), "shop" (a shopkeeper would grab the
-    pack: leave the shop), "levitating", "blocked" (on stairs or an altar with no plain
+    too hard to dig: take the stairs; data.error), "sokoban" (never dig in Sokoban), "shop" (in a shop,
+    whose keeper would grab the pack, and its way out stayed barred: pay what is owed), "levitating", "blocked" (on stairs or an altar with no plain
     floor next to it), "failed" (data.error), "game_over". data always has levels,
     from_depth and to_depth.
     """
@@ -134,11 +135,54 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 return True
         return False
 
+    async def leave_shop():
+        """Walk out of the shop the hero stands in, through its door: True once out,
+        False when the way stays barred (a shopkeeper who is owed), None at game over."""
+        nonlocal actions
+        waited = steps = 0
+        while waited < 40 and steps < 120:
+            steps += 1
+            way = await nh.shop_exit()
+            if way is None:
+                return True
+            hero = await nh.get_position()
+            if hero == way.door:
+                res = await nh.move(way.direction)
+            else:
+                res = await nh.move_to(way.door)
+            actions += 1
+            if res.game_over:
+                return None
+            if res.success and await nh.get_position() != hero:
+                continue
+            # The shopkeeper keeps the square inside his door. Next to him (in line
+            # with him) he steps aside, unless he is owed: wait there a turn at a time.
+            keeper = way.shopkeeper
+            if keeper is not None and not keeper.is_adjacent(hero):
+                level = await nh.get_current_level()
+                taken = {m.position for m in await nh.get_visible_monsters()}
+                beside = [p for p in keeper.neighbors() if p.on_map() and p not in taken
+                          and level.tile_at(p).is_walkable]
+                if beside:
+                    res = await nh.move_to(min(beside, key=lambda p: p.steps_to(hero)))
+                    actions += 1
+                    if res.game_over:
+                        return None
+                    if res.success and await nh.get_position() != hero:
+                        continue
+            res = await nh.search(1)
+            actions += 1
+            waited += 1
+            if res.game_over:
+                return None
+        return await nh.shop_exit() is None
+
     if tool is None:
         return await finish("no_tool", False, hint="get a pick-axe (get_digging_tool) or take the stairs")
     guarded = elbereth and kind == "pick"
     moves_off = 0
     tries = 0
+    shop_exits = 0
     while dug < levels:
         stats = await nh.get_stats()
         if stats.dungeon_level >= max_depth:
@@ -193,6 +237,13 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
         low = error.lower()
         if "sokoban" in low:
             return await finish("sokoban", False, error=error)
+        if "shop" in low and shop_exits < 2:
+            shop_exits += 1
+            out = await leave_shop()
+            if out is None:
+                return await finish("game_over", False)
+            if out:
+                continue
         if "shop" in low:
             return await finish("shop", False, error=error)
         if "levitating" in low:
