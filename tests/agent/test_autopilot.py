@@ -671,3 +671,23 @@ async def test_a_hero_back_in_her_own_form_goes_back_for_the_armour_she_slipped_
     assert d.skill_name != "pickup_useful" or "changed form" not in d.reasoning, d  # once
     assert (await api.move("e")).success
     assert await api.shed_gear_spot() is None  # stood there and left: done
+
+
+async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier_ant_close_behind(make_api):
+    """Walking away from a slower monster beats Elbereth; a fast one two squares off
+    catches up and bites the hero's back (a Ranger walking from a rope golem died so)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    for others, walks in (("", True), ("\nMONSTER:('a',\"soldier ant\"),(5,2),hostile,asleep", False)):
+        api = hero_beside(make_api, "('q',\"rothe\"),(3,1),hostile,asleep" + others, "knight")
+        state = await game_state(api)
+        hero = state["stats"].position
+        state["stats"] = dataclasses.replace(state["stats"], hp=12, dungeon_level=4)
+        state["level"].stairs_up = Position(hero.x - 1, hero.y + 1)
+        d = await decide(Autopilot(), api, names, state)
+        assert (d.skill_name == "retreat_upstairs") == walks, (others, d)
