@@ -158,3 +158,12 @@ async def test_explore_level_searches_the_wall_beyond_squares_that_only_count_as
     assert r.stopped_reason == "fully_explored", r
     assert (await api.get_current_level()).stairs_down == spot(api, 22, 2)
     assert "You find a hidden door" in await message_log(api)
+
+
+async def test_a_corridor_that_stops_dead_just_past_a_bend_is_searched_first(play):
+    # The last square after a bend sees the bend's corner diagonally too, so it has two
+    # open neighbours; it is still the end of the corridor, where hidden squares are likeliest.
+    api = play("bend_dead_end")
+    r = (await run_skill(api, "explore_level", stop_at_stairs=True, max_search_turns=30)).result
+    assert r.stopped_reason == "found_stairs", r
+    assert (await api.get_current_level()).stairs_down == spot(api, 8, 12)

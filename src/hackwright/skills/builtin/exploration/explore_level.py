@@ -137,13 +137,16 @@ def _search_spot(level, dist, per_spot, exclude):
         t = tiles[p.y][p.x]
         if p in exclude or not t.is_walkable:
             continue
-        closed, open_sides = [], 0
+        closed, ways = [], []
         for _, dx, dy, q in _neighbours(level, p):
             if _passable(tiles[q.y][q.x]):
-                open_sides += 1
+                ways.append((dx, dy))
             else:
                 closed.append((tiles[q.y][q.x].search_count, unseen(p.x + 3 * dx, p.y + 3 * dy, 2)))
-        dead_end = open_sides == 1 and t.feature is None
+        # A dead end: one way out, or two side by side (the last square after a bend also
+        # sees the bend's corner diagonally; a corner's own two ways touch only diagonally).
+        dead_end = t.feature is None and (len(ways) == 1 or len(ways) == 2 and (
+            abs(ways[0][0] - ways[1][0]) + abs(ways[0][1] - ways[1][1]) == 1))
         share = 2 * per_spot if dead_end else per_spot
         fresh = [(c, u) for c, u in closed if c < share and u > 0]
         if not fresh:
