@@ -184,3 +184,21 @@ def test_headless_chromium_screenshot(report, tmp_path):
     assert shot.is_file() and shot.stat().st_size > 10_000
     w, h = png_size(shot.read_bytes())
     assert (w, h) == (1280, 2400)
+
+
+def test_the_role_table_counts_deep_games_and_digging_tools_per_role(tmp_path):
+    def ep(i, role, depth, tool):
+        return EpisodeRecord.from_dict({
+            "agent": "autopilot", "episode_id": i, "seed": i, "role": role, "score": 100, "max_depth": depth,
+            "max_xp_level": 2, "turns": 900, "decisions": 40, "end_reason": "death",
+            "death_reason": "killed by a jackal", "digging_tool_turn": tool})
+    eps = [ep(1, "Archeologist", 23, 1), ep(2, "Priestess", 4, None), ep(3, "Priest", 6, None),
+           ep(4, "Samurai", 11, 800)]
+    paths = write_report({"autopilot": eps}, tmp_path, anchors=False, replays=False)
+    parser = _Tables()
+    parser.feed(paths.html.read_text())
+    rows = {r[1]: r for r in parser.tables["roles"][1:]}
+    assert rows["Priest"][2:] == ["2", rows["Priest"][3], "5.0", "6", "0", "0"]  # Priestess counted as Priest
+    assert rows["Archeologist"][6:] == ["1", "1"]
+    assert rows["all"][2] == "4" and rows["all"][6:] == ["2", "2"]
+    assert "## By role" in paths.markdown.read_text()
