@@ -155,3 +155,23 @@ async def test_a_healer_who_picked_up_shop_goods_pays_for_them_and_owes_nothing_
     assert r.stopped_reason == "paid" and r.success, r
     assert r.data["gold_spent"] > 0 and (await api.get_stats()).gold == gold - r.data["gold_spent"]
     assert not any("unpaid" in i.text for i in await api.get_inventory())
+
+
+async def test_a_caveman_bashes_open_a_locked_box_and_takes_the_wand_and_a_valkyrie_leaves_it_shut(make_api):
+    """A blunt weapon forces a lock safely; a blade may snap, and a Valkyrie's long sword
+    is all she fights with."""
+    from tests.conftest import room_des
+
+    from .conftest import CHARACTERS
+
+    box = "CONTAINER:('(',\"large box\"),(2,1),locked {\nOBJECT:('/',\"striking\")\n}"
+    rows = ["-------", "|.....|", "|.....|", "-------"]
+    for hero, opens in (("caveman", True), ("valkyrie", False)):
+        api = make_api(room_des(rows, box, hero=(2, 1)), seed=0, extra={"options": QUIET}, **CHARACTERS[hero])
+        r = (await run_skill(api, "pickup_useful")).result
+        wands = [i for i in await api.get_inventory() if i.object_class == "wand"]
+        if opens:
+            assert r.data.get("box") == "forced" and r.success, r
+            assert len(wands) == 1, await api.get_inventory()
+        else:
+            assert r.data.get("box") == "locked" and not wands, r

@@ -10,6 +10,9 @@ TOOLS = ("key", "lock pick", "credit card", "bag", "sack", "lamp", "lantern", "u
 JUNK = ("boulder", "statue", "gray stone", "loadstone", "luckstone", "touchstone", "flint", "rock",
         "iron chain", "heavy iron ball", "large box", "chest", "ice box", "figurine")
 LAUNCHERS = ("bow", "crossbow")
+BOXES = re.compile(r"\b(large box|chest)\b")
+# Weapons that bash a box's lock open (#force); a blade pries it and may snap doing so.
+BLUNT = ("club", "mace", "morning star", "hammer", "quarterstaff", "polearms", "spear", "trident", "lance")
 HAND_THROWN = ("dagger", "knife", "dart", "shuriken")
 MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
@@ -38,6 +41,7 @@ async def pickup_useful(
     take_gold: bool = True,
     take_food: bool = True,
     take_armor: bool = True,
+    open_boxes: bool = True,
 ) -> SkillResult:
     """Pick up the things on this square worth carrying, lightest and most valuable first, and stop before getting Burdened.
 
@@ -54,9 +58,15 @@ async def pickup_useful(
     ("for sale"). Each item is one pick-up; one that would make the hero Burdened
     is left where it lies (lighter ones are still taken).
 
+    A large box or chest alone on the square is opened first (with `open_boxes`)
+    and what is worth carrying in it is taken out by the same rules; a locked
+    one is forced (#force) only with a blunt weapon in hand (club, mace, hammer,
+    staff, spear...), since a blade may snap. data.box says what came of it.
+
     Parameters:
         max_items (int, 20): most items to pick up.
         take_gold (bool, True), take_food (bool, True), take_armor (bool, True).
+        open_boxes (bool, True): open a box or chest here and take from it.
 
     Stopped reasons: "picked_up" (success; data.items), "nothing_here",
     "nothing_useful" (data.left says why items were left), "burdened" (something
@@ -175,6 +185,49 @@ async def pickup_useful(
             return 7, "gem or glass"
         return None, "not worth carrying"
 
+    boxes = [i for i in here if BOXES.search(i.text.lower()) and "for sale" not in i.text.lower()]
+    box = None
+    if open_boxes and len(boxes) == 1:
+        box = "opened"
+        kind = BOXES.search(boxes[0].text.lower()).group(1)
+        opened = await nh.loot(kind)
+        actions += 1
+        if not opened.success and "locked" in (opened.error or ""):
+            box = "locked"
+            info_w = await info(wielded.text) if wielded is not None else None
+            if info_w is not None and info_w.skill in BLUNT:
+                for _ in range(4):
+                    res = await nh.force_lock()
+                    actions += 1
+                    if res.game_over:
+                        return await finish("game_over", False)
+                    if res.success or "interrupted" not in (res.error or ""):
+                        break
+                opened = await nh.loot(kind)
+                actions += 1
+                box = "forced" if opened.success else "locked"
+        elif not opened.success:
+            box = "not opened"
+        if opened.success:
+            wanted = []
+            for item in opened.contents:
+                rank, why = await judge(item)
+                if rank is None:
+                    left[item.text] = why + " (in the box)"
+                else:
+                    wanted.append(_query(item.text))
+            if wanted:
+                res = await nh.take_out(kind, wanted[:max_items])
+                actions += 1
+                if res.game_over:
+                    return await finish("game_over", False)
+                inside = {_query(i.text) for i in res.contents}
+                taken.extend(w for w in wanted if w not in inside)
+        here = await nh.get_items_here()  # a box bashed to pieces leaves its contents on the floor
+
+    async def finish_box(reason, success):
+        return await finish(reason, success, **({"box": box} if box else {}))
+
     plan = []
     for item in here:
         rank, why = await judge(item)
@@ -185,7 +238,7 @@ async def pickup_useful(
             plan.append((rank, w.weight if w else 10, item.text, why))
     plan.sort()
     if not plan:
-        return await finish("nothing_useful", False)
+        return await finish_box("picked_up", True) if taken else await finish_box("nothing_useful", False)
 
     burdened = start.encumbrance != "Unencumbered"
     too_heavy = False
@@ -216,5 +269,5 @@ async def pickup_useful(
                     left[text] = "too heavy"
             return await finish("burdened", bool(taken))
     if too_heavy:
-        return await finish("burdened", bool(taken))
-    return await finish("picked_up", True)
+        return await finish_box("burdened", bool(taken))
+    return await finish_box("picked_up", True)
