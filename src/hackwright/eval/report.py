@@ -187,23 +187,20 @@ DEEP_LEVEL = 10
 def _role_table(groups: Mapping[str, Sequence[EpisodeRecord]]) -> Table:
     """Per agent and role: the role mix moves a run's figures by several points (an
     Archeologist starts with a pick-axe and digs to Dlvl 20 and more)."""
+    def row(agent: str, label: str, eps: Sequence[EpisodeRecord]) -> list[str]:
+        depths = [e.max_depth for e in eps]
+        return [agent, label, str(len(eps)), f"{100 * sum(e.progression for e in eps) / len(eps):.2f}",
+                num(statistics.median(depths), 1), str(max(depths)), str(sum(d >= DEEP_LEVEL for d in depths)),
+                str(sum(e.digging_tool_turn is not None for e in eps))]
+
     rows = []
     for agent, eps in groups.items():
         roles: dict[str, list[EpisodeRecord]] = {}
         for e in eps:
             roles.setdefault(_base_role(e.role), []).append(e)
-        for role, rs in sorted(roles.items()):
-            depths = sorted(e.max_depth for e in rs)
-            rows.append([agent, role, str(len(rs)), f"{100 * sum(e.progression for e in rs) / len(rs):.2f}",
-                         num(statistics.median(depths), 1), str(max(depths)),
-                         str(sum(d >= DEEP_LEVEL for d in depths)),
-                         str(sum(e.digging_tool_turn is not None for e in rs))])
-        n = len(eps)
-        if n:
-            rows.append([agent, "all", str(n), f"{100 * sum(e.progression for e in eps) / n:.2f}",
-                         num(statistics.median(e.max_depth for e in eps), 1), str(max(e.max_depth for e in eps)),
-                         str(sum(e.max_depth >= DEEP_LEVEL for e in eps)),
-                         str(sum(e.digging_tool_turn is not None for e in eps))])
+        rows += [row(agent, role, rs) for role, rs in sorted(roles.items())]
+        if eps:
+            rows.append(row(agent, "all", eps))
     return Table(["Agent", "Role", "n", "Mean progression %", "Median depth", "Deepest",
                   f"Reached Dlvl {DEEP_LEVEL}+", "Had a digging tool"], rows, name="roles")
 

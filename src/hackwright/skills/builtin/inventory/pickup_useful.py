@@ -78,12 +78,15 @@ async def pickup_useful(
     taken = []
     left = {}
     infos = {}
+    box = None  # what came of a box or chest here: "opened", "forced", "locked", "not opened"
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
         data["items"] = taken
         if left:
             data["left"] = left
+        if box:
+            data["box"] = box
         data["encumbrance"] = s.encumbrance
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
                            turns_elapsed=s.turn - turn0, success=success)
@@ -186,7 +189,6 @@ async def pickup_useful(
         return None, "not worth carrying"
 
     boxes = [i for i in here if BOXES.search(i.text.lower()) and "for sale" not in i.text.lower()]
-    box = None
     if open_boxes and len(boxes) == 1:
         box = "opened"
         kind = BOXES.search(boxes[0].text.lower()).group(1)
@@ -225,9 +227,6 @@ async def pickup_useful(
                 taken.extend(w for w in wanted if w not in inside)
         here = await nh.get_items_here()  # a box bashed to pieces leaves its contents on the floor
 
-    async def finish_box(reason, success):
-        return await finish(reason, success, **({"box": box} if box else {}))
-
     plan = []
     for item in here:
         rank, why = await judge(item)
@@ -238,7 +237,7 @@ async def pickup_useful(
             plan.append((rank, w.weight if w else 10, item.text, why))
     plan.sort()
     if not plan:
-        return await finish_box("picked_up", True) if taken else await finish_box("nothing_useful", False)
+        return await finish("picked_up", True) if taken else await finish("nothing_useful", False)
 
     burdened = start.encumbrance != "Unencumbered"
     too_heavy = False
@@ -269,5 +268,5 @@ async def pickup_useful(
                     left[text] = "too heavy"
             return await finish("burdened", bool(taken))
     if too_heavy:
-        return await finish_box("burdened", bool(taken))
-    return await finish_box("picked_up", True)
+        return await finish("burdened", bool(taken))
+    return await finish("picked_up", True)
