@@ -21,7 +21,7 @@ from .models import (
 )
 from .models import DungeonOverview, LookResult, OverviewLevel
 from .models import ContainerResult, EnhanceResult
-from .models import Kill, ShopExit
+from .models import FightOdds, Kill, ShopExit
 
 
 def __getattr__(name: str):
@@ -55,4 +55,5 @@ __all__ = [
     "EnhanceResult",
     "Kill",
     "ShopExit",
+    "FightOdds",
 ]

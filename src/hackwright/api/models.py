@@ -402,6 +402,29 @@ class Kill:
 
 
 @dataclass
+class FightOdds:
+    """How a melee fight against one or more monsters is likely to go
+    (``NetHackAPI.fight_odds``), from NetHack's combat formulas and the species' table
+    entries. Means, not promises: luck, rings, skills above Basic and special damage
+    (poison, level drain, paralysis) are left out."""
+
+    monsters: list[str]  # the species fought, in the order killed (quickest first)
+    hit_chance: float  # the hero's chance to hit the first of them with a blow (0..1)
+    damage_per_hit: float  # mean damage of the hero's hit on the first of them
+    monster_hp: float  # the hit points they likely have, together
+    turns_to_kill: float  # mean turns to kill them all, one after another
+    damage_per_turn: float  # mean damage they deal together in one turn, against the hero's AC
+    expected_damage: float  # mean HP the hero loses before the last one dies
+    hero_hp: int  # the hero's HP now
+
+    @property
+    def favourable(self) -> bool:
+        """The fight likely costs less than half the hero's HP now: fight it. Otherwise
+        walk away from slow monsters, take stairs, write Elbereth or use an item."""
+        return self.expected_damage < 0.5 * self.hero_hp
+
+
+@dataclass
 class ShopExit:
     """The way out of the shop the hero stands in (``NetHackAPI.shop_exit``)."""
 

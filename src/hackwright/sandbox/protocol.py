@@ -46,6 +46,7 @@ _DATACLASSES: dict[str, type] = {
         models.DungeonOverview,
         models.Kill,  # recent_kills
         models.ShopExit,  # shop_exit
+        models.FightOdds,  # fight_odds
         SkillResult,
     )
 }

@@ -35,6 +35,7 @@ QUERIES = (
     "pile_seen_turn",
     "shed_gear_spot",
     "shop_exit",
+    "fight_odds",
 )
 # Change the game; each counts against the invocation's game-action limit.
 ACTIONS = (

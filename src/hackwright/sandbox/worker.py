@@ -190,7 +190,7 @@ def injected_names() -> dict[str, Any]:
     }
     for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
               "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "OverviewLevel",
-              "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit"):
+              "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds"):
         names[n] = getattr(models, n)
     return names
 

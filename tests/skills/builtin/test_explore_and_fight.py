@@ -105,3 +105,20 @@ async def test_archery_never_shoots_a_gas_spore_next_to_the_hero(play):
     await run_skill(api, "explore_and_fight", archery=True, budget=40)
     log = await message_log(api)
     assert "explosion" not in log and not api.game_over, log
+
+
+async def test_told_to_stop_when_outmatched_a_tourist_hands_back_beside_a_rothe_before_a_blow(play):
+    """Three bites a turn against a Tourist's bare hands would likely cost her most of her HP
+    (nh.fight_odds), though a rothe is no "dangerous monster" by difficulty: the skill hands
+    the choice back (Elbereth, walking away, the stairs, an item) before swinging; a newt is fought."""
+    api = play("rothe_adjacent", hero="tourist")
+    hp = api.last_stats.hp
+    # (in a sandbox worker: nh.fight_odds and its FightOdds cross the wire)
+    out = await run_skill(api, "explore_and_fight", mode="sandbox", stop_when_outmatched=True)
+    assert out.result.stopped_reason == "outmatched", out.result
+    assert out.result.data["monster"] == "rothe" and out.result.data["expected_damage"] > hp / 2
+    log = await message_log(api)
+    assert "You hit" not in log and "You miss" not in log, log
+    api = play("newt_adjacent", hero="tourist")
+    out = await run_skill(api, "explore_and_fight", stop_when_outmatched=True)
+    assert out.result.stopped_reason == "level_done", out.result

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Optional
 
 from .. import knowledge
-from ..models import HungerState, ItemInfo, MonsterInfo
+from .. import fight_odds as odds
+from ..models import FightOdds, HungerState, ItemInfo, Monster, MonsterInfo
 from .core import ApiCore
 
 
@@ -37,6 +38,42 @@ class Lookups(ApiCore):
         (armour), nutrition (food).
         Raises ValueError listing the closest names for an unknown name."""
         return knowledge.lookup_item(name)
+
+    async def fight_odds(self, monsters) -> FightOdds:
+        """How a melee fight would likely go, before it starts.
+        monsters: a Monster from get_visible_monsters(), a species name ("rothe"), or a
+        list of them (a pack fought one after another, all striking until each dies).
+        Returns a FightOdds: hit_chance and damage_per_hit of your blows, the
+        monsters' likely hit points, turns_to_kill, the damage_per_turn they deal
+        against your AC, expected_damage (HP you likely lose before the last dies) and
+        hero_hp. ``odds.favourable`` is True when that is under half your HP now.
+        Uses your experience level, Str, Dex, AC and wielded weapon, and the level
+        NetHack gives such a monster at this depth. Takes no game time.
+        Monsters shown as a remembered unseen 'I' are left out.
+        Raises ValueError listing the closest names for an unknown species name."""
+        items = monsters if isinstance(monsters, (list, tuple)) else [monsters]
+        foes = []
+        for m in items:
+            if not isinstance(m, Monster):
+                foes.append(knowledge.lookup_monster(str(m)))
+                continue
+            # A remembered unseen monster ('I') or a name the table lacks (hallucination)
+            # is no species to reckon with.
+            if not m.is_invisible_marker:
+                try:
+                    foes.append(knowledge.lookup_monster(m.name))
+                except ValueError:
+                    pass
+        stats = self._stats_now()
+        weapon_item = odds.wielded(await self.get_inventory())
+        weapon = None
+        if weapon_item is not None:
+            try:
+                weapon = knowledge.lookup_item(weapon_item.name or weapon_item.text)
+            except ValueError:
+                weapon = None
+        return odds.estimate(foes, stats, self.hero_role or "", weapon,
+                             weapon_item.text if weapon_item is not None else "")
 
     # The knowledge base nh.lookup reads (None: $HACKWRIGHT_KB or ~/.cache/hackwright/kb.sqlite).
     kb_path: Optional[str] = None

@@ -63,6 +63,11 @@ Parameters:
     stop_on_branch_change: with descend, hand back ("branch_changed", data.branch) when
         the stairs taken lead into another branch (the Gnomish Mines from the main
         dungeon), so the caller can decide what to do there (default False)
+    stop_when_outmatched: before fighting, hand back ("outmatched",
+        data.expected_damage) when the fight with the monsters next to the hero would
+        likely cost more than half its HP (nh.fight_odds), so the caller can choose
+        Elbereth, the stairs or an item first; once per group of monsters per call
+        (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -70,7 +75,8 @@ Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 turn at worst: data.danger), "hungry" (no food carried; with keep_going_hungry only after a kill), "dangerous_monster" (a much stronger
 monster is next to the hero; passive-dangerous ones such as floating eyes and
 molds are walked around, never hit), "items_here" (gear to judge), "stuck",
-"level_changed" (without descend), "branch_changed" (with stop_on_branch_change), "budget",
+"level_changed" (without descend), "branch_changed" (with stop_on_branch_change),
+"outmatched" (with stop_when_outmatched), "budget",
 "game_over".
 """
 
@@ -197,7 +203,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             max_depth: int = 50, descend_min_hp: float = 0.7, keep_going_hungry: bool = False,
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
-                            dive: bool = False, stop_on_branch_change: bool = False):
+                            dive: bool = False, stop_on_branch_change: bool = False,
+                            stop_when_outmatched: bool = False):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -213,6 +220,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     kicks = 0
     levels = 0
     lingered = 0
+    odds_judged = ()  # the monsters next to the hero whose fight odds were last judged
     seen_piles = set()  # (x, y, depth) of piles looked at (or passed by) in this call
     for p in known_piles or ():
         if len(p) == 2:
@@ -402,6 +410,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if risky:
             m = risky[0]
             return await done("dangerous_monster", False, monster=m.name, at=m.position)
+        if adjacent and stop_when_outmatched:
+            key = tuple(sorted(m.name for m in adjacent))
+            if key != odds_judged:
+                odds_judged = key
+                odds = await nh.fight_odds(adjacent)
+                if not odds.favourable:
+                    return await done("outmatched", False, monster=adjacent[0].name,
+                                      expected_damage=odds.expected_damage, hp=stats.hp)
         if adjacent:
             # What they can do to me in one turn at worst: when that is all my HP, the
             # strategist should choose (Elbereth, prayer, the stairs), not one more swing.
