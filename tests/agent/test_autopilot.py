@@ -691,3 +691,25 @@ async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier
         state["level"].stairs_up = Position(hero.x - 1, hero.y + 1)
         d = await decide(Autopilot(), api, names, state)
         assert (d.skill_name == "retreat_upstairs") == walks, (others, d)
+
+
+async def test_a_starting_monk_hunts_dwarves_for_a_pick_a_wizard_once_grown_and_a_tourist_never(make_api):
+    """Whether a hero takes on a dwarf (d8 + a d12 mattock a hit) is the fight's likely cost
+    against its full HP (nh.fight_odds), not its role alone: a Monk's martial arts and a
+    Valkyrie's long sword win at XL 1, a Wizard's quarterstaff from XL 2, a Tourist's bare
+    hands never."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    fit = {}
+    for role, gender, alignment in (("monk", "male", "neutral"), ("valkyrie", "female", "neutral"),
+                                    ("wizard", "male", "neutral"), ("tourist", "female", "neutral")):
+        api = make_api(seed=0, role=role, race="human", gender=gender, alignment=alignment)
+        pilot = Autopilot()
+        pilot._role, pilot._inventory = api.hero_role, await api.get_inventory()
+        stats = await api.get_stats()
+        grown = dataclasses.replace(stats, xp_level=2, hp=stats.max_hp + 7, max_hp=stats.max_hp + 7)
+        fit[role] = (pilot.fit_for_dwarves(stats), pilot.fit_for_dwarves(grown))
+    assert fit == {"monk": (True, True), "valkyrie": (True, True), "wizard": (False, True),
+                   "tourist": (False, False)}, fit

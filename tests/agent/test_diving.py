@@ -80,20 +80,16 @@ async def test_an_archeologist_with_his_pick_axe_digs_down_instead_of_exploring(
 
 
 async def test_a_healthy_hero_without_a_digging_tool_goes_for_a_hostile_dwarfs_pick_axe(make_api):
-    """Dwarves carry picks and mattocks; a hero strong enough takes one from them."""
+    """Dwarves carry picks and mattocks; a hero strong enough takes one from them (a
+    Valkyrie with her long sword is, at XL 1), a Tourist with bare hands leaves him be."""
     from hackwright.agent.strategists.autopilot import Autopilot
 
     dwarf = "MONSTER:('h',\"dwarf\"),(7,3),hostile,asleep"
-    api = make_api(room_des(ROOM, dwarf, hero=(1, 1)), seed=0, role="valkyrie", race="human", gender="female",
-                   alignment="neutral")
-    pilot = Autopilot()
-    state = await game_state(api)
-    state["stats"].xp_level = 3  # strong enough (a fresh Valkyrie is XL 1)
-    d = await decide(pilot, api, SKILLS, state)
-    assert d.skill_name == "get_digging_tool", d
-    state["stats"].xp_level = 1
-    d = await decide(Autopilot(), api, SKILLS, state)
-    assert d.skill_name != "get_digging_tool", d
+    for role, wanted in (("valkyrie", True), ("tourist", False)):
+        api = make_api(room_des(ROOM, dwarf, hero=(1, 1)), seed=0, role=role, race="human", gender="female",
+                       alignment="neutral")
+        d = await decide(Autopilot(), api, SKILLS, await game_state(api))
+        assert (d.skill_name == "get_digging_tool") == wanted, (role, d)
 
 
 async def test_a_dwarvish_hero_goes_for_a_peaceful_dwarfs_pick_and_a_human_leaves_it_be(make_api):

@@ -340,9 +340,27 @@ class Autopilot:
     MINES_HUNT_LEVELS = 2  # how many Mines levels the hunt covers
     MINES_HUNT_TURNS = 1000  # game turns the hunt may take in all
 
+    # A dwarf's mattock hits for d8 + d12 (up to 20): the hunt is for heroes whose whole
+    # fight with one likely costs no more than this share of their full HP (nh.fight_odds).
+    DWARF_FIGHT_SHARE = 0.35
+
     def fit_for_dwarves(self, stats) -> bool:
-        """Whether the hero can take on the Mines' dwarves (a mattock hits for up to d12)."""
-        return self._role.lower() not in self.WEAK_ROLES and (stats.xp_level >= 3 or stats.max_hp >= 20)
+        """Whether the hero can take on the Mines' dwarves: its fight with one, at full HP
+        and with the weapon in hand, likely costs at most DWARF_FIGHT_SHARE of its HP."""
+        from dataclasses import replace
+
+        from ...api import fight_odds, knowledge
+
+        item = fight_odds.wielded(self._inventory)
+        weapon = None
+        if item is not None:
+            try:
+                weapon = knowledge.lookup_item(item.name or item.text)
+            except ValueError:
+                weapon = None
+        odds = fight_odds.estimate([knowledge.lookup_monster("dwarf")], replace(stats, hp=stats.max_hp),
+                                   self._role, weapon, item.text if item is not None else "")
+        return odds.expected_damage <= self.DWARF_FIGHT_SHARE * max(1, stats.max_hp)
 
     def _mines_hunt(self, s: "AutopilotState", stats, level_key: tuple[int, int], ok):
         if stats.branch != "Gnomish Mines" or s.mines_hunt_over or not ok("explore_and_fight"):
