@@ -53,6 +53,25 @@ def test_a_wand_of_digging_found_empty_is_no_digging_tool_though_its_charges_nev
     assert policy.digging_tool([wand]) is None
 
 
+async def test_with_a_spent_wand_of_digging_the_hero_still_goes_for_the_dwarfs_pick(make_api):
+    """get_digging_tool reported the empty wand as a tool and never fought: it is told the
+    wand is spent (a Samurai let three dwarves go so and died on Dlvl 10)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    dwarf = "MONSTER:('h',\"dwarf\"),(7,3),hostile,asleep\nOBJECT:('/',\"digging\"),(1,1)"
+    api = make_api(room_des(ROOM, dwarf, hero=(1, 1)), seed=0, role="valkyrie", race="human", gender="female",
+                   alignment="neutral")
+    assert (await api.pickup()).success
+    pilot = Autopilot()
+    hero, bl = api.last_stats.position, api.game.obs["blstats"]
+    pilot.state.picked_up_at.add((int(bl[23]), int(bl[24]), hero.x, hero.y))  # the wand is in the pack
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    pilot.dive.empty_wands.add(wand.text)  # as note_dig_result leaves it once dig_down found it empty
+    pilot.dive._wands_tested.add(wand.slot)
+    d = await decide(pilot, api, SKILLS, await game_state(api))
+    assert d.skill_name == "get_digging_tool" and d.params.get("spent_wands") == wand.slot, d
+
+
 def test_feeling_more_confident_asks_for_enhance_once():
     from hackwright.agent.strategists.diving import DivePolicy
 

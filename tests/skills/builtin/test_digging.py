@@ -157,6 +157,22 @@ async def test_a_strong_valkyrie_kills_a_hostile_dwarf_and_takes_its_pick_axe(ro
     assert not any(m.name == "dwarf" for m in await api.get_visible_monsters())
 
 
+async def test_a_wand_of_digging_found_empty_is_no_reason_to_spare_the_dwarf_with_a_pick_axe(room):
+    """A wand of digging whose charges never showed reads the same once empty: told it is
+    spent, the skill fights the dwarf for his pick-axe instead of reporting the wand (a
+    Samurai with such a wand let three dwarves go and died on Dlvl 10)."""
+    api = room("OBJECT:('/',\"digging\"),(2,2)\nMONSTER:('h',\"dwarf\"),(9,2),hostile,asleep {\n"
+               "OBJECT:('(',\"pick-axe\")\n}")
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert (await api.engrave("x", wand.slot)).success  # "gravel flies up": now a known wand of digging
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "wand_of_digging" and r.data["slot"] == wand.slot, r
+    r = (await run_skill(api, "get_digging_tool", spent_wands=wand.slot)).result
+    assert r.stopped_reason == "picked_up" and r.data["source"] == "dwarf", r
+    assert any("pick-axe" in t for t in await picks_carried(api))
+
+
 async def test_a_samurai_walks_up_to_a_sleeping_dwarf_across_the_room_and_takes_its_mattock(room):
     api = room("MONSTER:('h',\"dwarf\"),(9,3),hostile,asleep {\nOBJECT:(')',\"dwarvish mattock\")\n}",
                hero="samurai")

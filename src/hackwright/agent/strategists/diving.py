@@ -96,6 +96,10 @@ class DivePolicy:
         """The carried digging tool this policy would dig with, or None."""
         return digging_tool(inventory, frozenset(self.empty_wands))
 
+    def spent_wand_letters(self, inventory) -> str:
+        """Letters of the carried wands of digging found empty (see note_dig_result)."""
+        return "".join(sorted(i.slot for i in inventory if i.slot and i.text in self.empty_wands))
+
     def note_dig_result(self, result, inventory) -> None:
         """dig_down said "no_tool" with a wand in the pack: that wand is empty."""
         if result is not None and result.stopped_reason == "no_tool":
@@ -122,6 +126,9 @@ class DivePolicy:
                        and m.position.steps_to(hero) <= 7]
             if dwarves and hp_frac >= 0.7 and fit_for_dwarves(stats) and ok("get_digging_tool"):
                 params: dict = {"max_turns": 300}
+                spent = self.spent_wand_letters(inventory)
+                if spent:
+                    params["spent_wands"] = spent  # an empty wand of digging is no reason to spare the dwarf
                 if dwarves[0].is_peaceful:
                     params["peaceful_ok"] = True
                 return DiveStep("get_digging_tool", params,

@@ -23,10 +23,11 @@ def _pick(items):
     return next((i for i in items if PICK.search(i.text or i.name)), None)
 
 
-def _known_digging_wand(items):
+def _known_digging_wand(items, spent=""):
     for i in items:
         m = CHARGES.search(i.text)
-        if i.object_class == "wand" and "wand of digging" in i.text and not (m and int(m.group(2)) <= 0):
+        if i.object_class == "wand" and "wand of digging" in i.text and not (m and int(m.group(2)) <= 0) \
+                and i.slot not in spent:
             return i
     return None
 
@@ -37,7 +38,7 @@ def _strong_enough(stats, monster):
 
 
 async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_wands: str = "",
-                           peaceful_ok: bool = False) -> SkillResult:
+                           peaceful_ok: bool = False, spent_wands: str = "") -> SkillResult:
     """Get something to dig down with: a carried pick, an engrave-tested wand of digging, a dwarf's pick-axe.
 
     In this order: a pick-axe or dwarvish mattock already carried; an identified wand
@@ -57,6 +58,8 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
         peaceful_ok (bool, False): fight a peaceful dwarf too (it turns hostile; killing it
             costs alignment). In the Gnomish Mines every dwarf is peaceful to a dwarvish
             or gnomish hero, who lands the first blows.
+        spent_wands (str, ""): letters of wands of digging found empty (a zap down said
+            "Nothing happens" though their charges are not shown): not counted as a tool.
 
     Stopped reasons: "have_tool" (success: data.slot), "wand_of_digging" (success: data.slot),
     "picked_up" (success: data.slot, data.tool), "no_dwarf" (nothing to take a pick from on
@@ -130,7 +133,7 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     have = _pick(inv)
     if have is not None:
         return await finish("have_tool", True, slot=have.slot, tool=have.text)
-    wand = _known_digging_wand(inv)
+    wand = _known_digging_wand(inv, spent_wands)
     if wand is not None:
         return await finish("wand_of_digging", True, slot=wand.slot, tool=wand.text)
 
