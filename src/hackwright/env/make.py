@@ -12,6 +12,15 @@ stubs from the instance and call the base class's ``NLE.seed``. ``reseed=False``
 turns off NetHack's anti-automation re-seeding, and fixing the moon phase takes
 the wall-clock date (which changes Luck on full and new moons) out of the game.
 The same S then gives the same character, inventory and dungeon on every machine.
+
+One more clock is pinned after each reset: NetHack's ``ubirthday`` (the game's start
+time), from which ``nameshk`` picks shopkeepers' names, drawing from the game's RNG
+only for some start times. Left alone, a game whose hero reached a shop level went
+another way from one run to the next, with the same seed and the same keys (seen on
+Archeologists digging through shops). It is set to ``BIRTHDAY_BASE + S`` days; the
+first level, made during reset, never holds a shop (NetHack makes none above Dlvl 2).
+NetHack still reads the wall clock for the hour (``night()``, ``midnight()``: were
+creatures change form more often at night), which no seed fixes.
 """
 
 from __future__ import annotations
@@ -231,6 +240,34 @@ def seed_env(env: NLE, seed: int) -> None:
     NLE.seed(env, core=seed, disp=seed, reseed=False)
 
 
+# 2020-01-01 00:00 UTC: any fixed time works; a seed's own day varies the shop names.
+BIRTHDAY_BASE = 1_577_836_800
+
+
+def pin_birthday(env: NLE, seed: int) -> bool:
+    """Set NetHack's ``ubirthday`` to ``BIRTHDAY_BASE + seed`` days in the running game
+    (see the module docstring); call right after reset. False when the library of this
+    NLE build has no such symbol (nothing is changed then)."""
+    import ctypes
+
+    import _ctypes
+
+    path = getattr(getattr(env, "nethack", None), "dlpath", None)
+    if not path:
+        return False
+    # dlopen of the path NLE loaded returns NLE's own handle (one more reference),
+    # so the write lands in the game's globals; the reference is dropped at once so
+    # that NLE's next reset reloads the library as it always does.
+    lib = ctypes.CDLL(path)
+    try:
+        ctypes.c_int64.in_dll(lib, "ubirthday").value = BIRTHDAY_BASE + 86_400 * int(seed)
+        return True
+    except ValueError:
+        return False
+    finally:
+        _ctypes.dlclose(lib._handle)
+
+
 @dataclass(frozen=True)
 class Screen:
     """One 24×80 terminal screen of NetHack, copied out of an observation."""
@@ -296,6 +333,8 @@ class Game:
         if self.config.seed is not None:
             seed_env(self.env, int(self.config.seed))
         self.env.reset()
+        if self.config.seed is not None:
+            pin_birthday(self.env, int(self.config.seed))
         if self.task is not None:
             self.task.reset()
         self.done = False
