@@ -182,6 +182,16 @@ async def test_a_samurai_walks_up_to_a_sleeping_dwarf_across_the_room_and_takes_
     assert any("mattock" in t for t in await picks_carried(api))
 
 
+async def test_a_starting_monk_with_14_hp_fights_the_dwarf_for_his_pick_axe(room):
+    """Whether a dwarf is fought is what the fight likely costs (nh.fight_odds), not a fixed
+    HP floor: a Monk's martial arts kill one in about two blows, though she starts with 14 HP."""
+    api = room("MONSTER:('h',\"dwarf\"),(6,2),hostile {\nOBJECT:('(',\"pick-axe\")\n}",
+               character=dict(role="monk", race="human", gender="female", alignment="neutral"))
+    assert (await api.get_stats()).max_hp < 15
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "picked_up" and r.data["source"] == "dwarf", r
+
+
 async def test_a_weak_healer_leaves_the_dwarf_alone(room):
     api = room("MONSTER:('h',\"dwarf\"),(6,2),hostile {\nOBJECT:('(',\"pick-axe\")\n}", hero="healer")
     hp = (await api.get_stats()).hp

@@ -32,11 +32,6 @@ def _known_digging_wand(items, spent=""):
     return None
 
 
-def _strong_enough(stats, monster):
-    """Fight a dwarf only with HP to spare: a dwarf's mattock hits for up to 3d6 (d12 + strength)."""
-    return stats.hp >= 15 and stats.hp >= stats.max_hp * 0.6 and stats.xp_level + 3 >= monster.threat_level
-
-
 async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_wands: str = "",
                            peaceful_ok: bool = False, spent_wands: str = "") -> SkillResult:
     """Get something to dig down with: a carried pick, an engrave-tested wand of digging, a dwarf's pick-axe.
@@ -45,8 +40,8 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     of digging; unknown wands engrave-tested (writing "x" in the dust with each: a
     wand of digging says "gravel flies up" and is identified; fire and lightning
     identify themselves too, and data.wands keeps what each test said); a hostile
-    dwarf in view fought with attack() when the hero is strong enough (HP >= 15 and
-    >= 60% of max, XL + 3 >= the dwarf's threat), then its pick picked up where it
+    dwarf in view fought with attack() when the hero is strong enough (HP >= 60% of max,
+    and nh.fight_odds puts the fight at no more than half the HP left), then its pick picked up where it
     died; a pick-axe or mattock lying on the remembered map (not near a shopkeeper)
     fetched. A dwarvish or gnomish hero's dwarves are peaceful: attacked only with
     peaceful_ok. Then dig_down.
@@ -119,6 +114,13 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
                 return "failed"
         return None if await nh.get_position() == goal else "budget"
 
+    async def strong_enough(stats, monster):
+        """Fight a dwarf (or his lord or king) only when the fight likely costs at most half
+        the HP left (nh.fight_odds: his mattock hits for d8 + d12), and HP is above 60%."""
+        if stats.hp < stats.max_hp * 0.6:
+            return False
+        return (await nh.fight_odds(monster)).expected_damage <= 0.5 * stats.hp
+
     async def take_pick_here():
         """Pick a pick-axe or mattock up from the hero's square: the item, or None."""
         nonlocal actions
@@ -164,7 +166,7 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
             dwarf = min(dwarves, key=lambda m: m.position.steps_to(stats.position))
             if not fight:
                 return await finish("not_fighting", False, monster=dwarf.name, at=(dwarf.position.x, dwarf.position.y))
-            if not _strong_enough(stats, dwarf):
+            if not await strong_enough(stats, dwarf):
                 return await finish("too_strong", False, monster=dwarf.name, threat=dwarf.threat_level,
                                     hp=stats.hp, max_hp=stats.max_hp, xp_level=stats.xp_level)
             last, name, died = dwarf.position, dwarf.name, False
