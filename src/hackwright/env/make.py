@@ -19,8 +19,7 @@ only for some start times. Left alone, a game whose hero reached a shop level we
 another way from one run to the next, with the same seed and the same keys (seen on
 Archeologists digging through shops). It is set to ``BIRTHDAY_BASE + S`` days; the
 first level, made during reset, never holds a shop (NetHack makes none above Dlvl 2).
-NetHack still reads the wall clock for the hour (``night()``, ``midnight()``: were
-creatures change form more often at night), which no seed fixes.
+(``fix_moon_phase`` already derives night and midnight from the seed.)
 """
 
 from __future__ import annotations
