@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional, Sequence
 
+from .knowledge import lookup_item
 from .models import FightOdds, ItemInfo, MonsterInfo, Stats
 
 # Roles that start with intrinsic speed (NetHack's role tables: Archeologists, Monks
@@ -181,3 +182,14 @@ def wielded(inventory: Iterable) -> Optional[object]:
         if (item.equipped or "").startswith("weapon"):
             return item
     return None
+
+
+def weapon_in_hand(inventory: Iterable) -> tuple[Optional[ItemInfo], str]:
+    """(the object-table entry of the wielded weapon or None, its inventory line or "")."""
+    item = wielded(inventory)
+    if item is None:
+        return None, ""
+    try:
+        return lookup_item(item.name or item.text), item.text
+    except ValueError:
+        return None, item.text

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from nle import nethack as nh
 
+from ...api import fight_odds, knowledge
 from ...api.models import HungerState, Position
 from . import autopilot_blockers as blockers
 from . import autopilot_fight as fight
@@ -347,19 +348,9 @@ class Autopilot:
     def fit_for_dwarves(self, stats) -> bool:
         """Whether the hero can take on the Mines' dwarves: its fight with one, at full HP
         and with the weapon in hand, likely costs at most DWARF_FIGHT_SHARE of its HP."""
-        from dataclasses import replace
-
-        from ...api import fight_odds, knowledge
-
-        item = fight_odds.wielded(self._inventory)
-        weapon = None
-        if item is not None:
-            try:
-                weapon = knowledge.lookup_item(item.name or item.text)
-            except ValueError:
-                weapon = None
+        weapon, weapon_text = fight_odds.weapon_in_hand(self._inventory)
         odds = fight_odds.estimate([knowledge.lookup_monster("dwarf")], replace(stats, hp=stats.max_hp),
-                                   self._role, weapon, item.text if item is not None else "")
+                                   self._role, weapon, weapon_text)
         return odds.expected_damage <= self.DWARF_FIGHT_SHARE * max(1, stats.max_hp)
 
     def _mines_hunt(self, s: "AutopilotState", stats, level_key: tuple[int, int], ok):

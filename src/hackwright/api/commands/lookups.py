@@ -64,16 +64,8 @@ class Lookups(ApiCore):
                     foes.append(knowledge.lookup_monster(m.name))
                 except ValueError:
                     pass
-        stats = self._stats_now()
-        weapon_item = odds.wielded(await self.get_inventory())
-        weapon = None
-        if weapon_item is not None:
-            try:
-                weapon = knowledge.lookup_item(weapon_item.name or weapon_item.text)
-            except ValueError:
-                weapon = None
-        return odds.estimate(foes, stats, self.hero_role or "", weapon,
-                             weapon_item.text if weapon_item is not None else "")
+        weapon, weapon_text = odds.weapon_in_hand(await self.get_inventory())
+        return odds.estimate(foes, self._stats_now(), self.hero_role or "", weapon, weapon_text)
 
     # The knowledge base nh.lookup reads (None: $HACKWRIGHT_KB or ~/.cache/hackwright/kb.sqlite).
     kb_path: Optional[str] = None
