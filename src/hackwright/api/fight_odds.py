@@ -12,7 +12,7 @@ paralysis) are left out, so read the result as "about", not as a promise.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, NamedTuple, Optional, Sequence
 
 from .knowledge import lookup_item
 from .models import FightOdds, ItemInfo, MonsterInfo, Stats
@@ -120,15 +120,14 @@ def monster_damage_per_turn(info: MonsterInfo, level: int, hero_ac: int) -> floa
 
 
 def hero_blow(stats: Stats, role: str, weapon: Optional[ItemInfo], weapon_text: str,
-              target: MonsterInfo, target_ac: Optional[int] = None) -> tuple[float, float]:
+              target: MonsterInfo) -> tuple[float, float]:
     """(chance to hit, mean damage of a hit) for the hero's melee blow against ``target``."""
     role = (role or "").lower()
     enchant = 0
     m = _ENCHANTMENT.search(weapon_text or "")
     if m:
         enchant = int(m.group(1))
-    ac = target.ac if target_ac is None else target_ac
-    to_hit = 1 + strength_to_hit(stats.strength) + dexterity_to_hit(stats.dexterity) + ac + stats.xp_level
+    to_hit = 1 + strength_to_hit(stats.strength) + dexterity_to_hit(stats.dexterity) + target.ac + stats.xp_level
     if weapon is not None and (weapon.damage_small or weapon.damage_large):  # weapons and weapon-tools (a pick-axe)
         to_hit += enchant
         dice = weapon.damage_large if target.size in _LARGE else weapon.damage_small
@@ -145,6 +144,17 @@ def hero_blow(stats: Stats, role: str, weapon: Optional[ItemInfo], weapon_text: 
     return chance, damage
 
 
+class _Fight(NamedTuple):
+    """One monster of a pack, as the hero would fight it."""
+
+    info: MonsterInfo
+    hp: float  # its likely hit points
+    chance: float  # the hero's chance to hit it
+    damage: float  # mean damage of the hero's hit on it
+    turns: float  # mean turns to kill it
+    damage_per_turn: float  # mean damage it deals in a turn
+
+
 def estimate(foes: Sequence[MonsterInfo], stats: Stats, role: str, weapon: Optional[ItemInfo],
              weapon_text: str = "") -> FightOdds:
     """The odds of killing ``foes`` one after another in melee, quickest first, all of them
@@ -155,22 +165,22 @@ def estimate(foes: Sequence[MonsterInfo], stats: Stats, role: str, weapon: Optio
         level = monster_level(info, stats.dungeon_level, stats.xp_level)
         hp = 4.5 * level if level > 0 else 2.5
         chance, damage = hero_blow(stats, role, weapon, weapon_text, info)
-        turns = hp / max(0.05, chance * damage * hero_moves)
-        fights.append((turns, monster_damage_per_turn(info, level, stats.ac), info, hp, chance, damage))
-    fights.sort(key=lambda f: f[0])
+        fights.append(_Fight(info, hp, chance, damage, hp / max(0.05, chance * damage * hero_moves),
+                             monster_damage_per_turn(info, level, stats.ac)))
+    fights.sort(key=lambda f: f.turns)
     elapsed = taken = 0.0
-    for i, (turns, _dpt, *_rest) in enumerate(fights):
-        elapsed += turns
+    for i, fight in enumerate(fights):
+        elapsed += fight.turns
         # Those still standing strike all the while this one is fought.
-        taken += turns * sum(f[1] for f in fights[i:])
+        taken += fight.turns * sum(f.damage_per_turn for f in fights[i:])
     first = fights[0] if fights else None
     return FightOdds(
-        monsters=[f[2].name for f in fights],
-        hit_chance=round(first[4], 2) if first else 0.0,
-        damage_per_hit=round(first[5], 1) if first else 0.0,
-        monster_hp=round(sum(f[3] for f in fights), 1),
+        monsters=[f.info.name for f in fights],
+        hit_chance=round(first.chance, 2) if first else 0.0,
+        damage_per_hit=round(first.damage, 1) if first else 0.0,
+        monster_hp=round(sum(f.hp for f in fights), 1),
         turns_to_kill=round(elapsed, 1),
-        damage_per_turn=round(sum(f[1] for f in fights), 1),
+        damage_per_turn=round(sum(f.damage_per_turn for f in fights), 1),
         expected_damage=round(taken, 1),
         hero_hp=stats.hp,
     )

@@ -24,6 +24,8 @@ first level, made during reset, never holds a shop (NetHack makes none above Dlv
 
 from __future__ import annotations
 
+import _ctypes  # dlclose, which ctypes does not export
+import ctypes
 import os
 import time
 from dataclasses import dataclass, field
@@ -247,10 +249,6 @@ def pin_birthday(env: NLE, seed: int) -> bool:
     """Set NetHack's ``ubirthday`` to ``BIRTHDAY_BASE + seed`` days in the running game
     (see the module docstring); call right after reset. False when the library of this
     NLE build has no such symbol (nothing is changed then)."""
-    import ctypes
-
-    import _ctypes
-
     path = getattr(getattr(env, "nethack", None), "dlpath", None)
     if not path:
         return False

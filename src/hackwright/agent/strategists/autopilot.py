@@ -320,8 +320,8 @@ class Autopilot:
 
     def _hunt_possible(self, s: "AutopilotState", stats) -> bool:
         """Whether this hero would hunt the Mines' dwarves for a pick if it were there."""
-        return not s.mines_hunt_over and self.fit_for_dwarves(stats) and \
-            self.dive.digging_tool(self._inventory) is None
+        return not s.mines_hunt_over and self.dive.digging_tool(self._inventory) is None and \
+            self.fit_for_dwarves(stats)
 
     def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int],
                         stats=None) -> tuple[str, ...]:
