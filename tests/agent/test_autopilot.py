@@ -713,3 +713,30 @@ async def test_a_starting_monk_hunts_dwarves_for_a_pick_a_wizard_once_grown_and_
         fit[role] = (pilot.fit_for_dwarves(stats), pilot.fit_for_dwarves(grown))
     assert fit == {"monk": (True, True), "valkyrie": (True, True), "wizard": (False, True),
                    "tourist": (False, False)}, fit
+
+
+async def test_a_hero_without_a_pick_looks_under_a_killed_dwarfs_corpse_for_his_pick_axe(make_api):
+    """A pile shows its top object only, and a dwarf's corpse lies on top of what he
+    carried: heroes killed ten dwarves in a game and walked past every pick-axe."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import run_skill
+
+    des = room_des(["---------", "|.......|", "|.......|", "---------"],
+                   "MONSTER:('h',\"dwarf\"),(3,1),hostile\nOBJECT:('(',\"pick-axe\"),(3,1)", hero=(2, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    fight = (await run_skill(api, "melee_fight", target="dwarf")).result
+    assert fight.stopped_reason == "target_dead", fight
+    pilot = Autopilot()
+    pilot.observe("melee_fight", fight, api)
+    names = {"go_to", "pickup_useful", "explore_and_fight", "rest_until_healed", "melee_fight"}
+    d = await decide(pilot, api, names, await game_state(api))
+    where = (await api.recent_kills())[-1].position
+    assert d.skill_name == "go_to" and (d.params["x"], d.params["y"]) == (where.x, where.y), d
+    pilot.observe("go_to", (await run_skill(api, "go_to", **d.params)).result, api)
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "pickup_useful", d
+    pilot.observe("pickup_useful", (await run_skill(api, "pickup_useful")).result, api)
+    assert any("pick-axe" in i.text for i in await api.get_inventory())
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name not in ("go_to", "pickup_useful"), d  # looked once: the game goes on

@@ -29,6 +29,7 @@ CHARACTERS = {
     "tourist": dict(role="tourist", race="human", gender="male", alignment="neutral"),
     "healer": dict(role="healer", race="human", gender="female", alignment="neutral"),
     "archeologist": dict(role="archeologist", race="dwarf", gender="male", alignment="lawful"),
+    "barbarian": dict(role="barbarian", race="human", gender="male", alignment="neutral"),
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import QUIET, run_skill
+from .conftest import QUIET, run_skill, spot
 
 
 async def test_pickup_useful_takes_the_useful_things_from_a_pile_and_leaves_the_junk(play):
@@ -104,6 +104,43 @@ async def test_a_wizard_loaded_with_rocks_and_plate_mail_drops_them_and_keeps_da
     assert "pick-axe" in carried
     again = (await run_skill(api, "lighten_load")).result
     assert again.stopped_reason == "not_burdened" and again.actions_taken == 0
+
+
+async def test_a_barbarian_too_heavy_for_a_gap_explores_no_further_then_drops_his_axe_and_squeezes_through(play):
+    # Chain mail, a two-handed sword and a spare axe kept a Barbarian on the wrong side of
+    # a gap in the Gnomish Mines: exploring picked the frontier past it again and again,
+    # and every walk there failed (the whole hunt for a pick went so, seed 42).
+    api = play("squeeze_gap", hero="barbarian", seed=1)  # a two-handed sword, a spare axe
+    assert (await api.pickup()).success  # eight potions and his food ration: 640 weight units in all
+    gap, beyond = spot(api, 3, 2), spot(api, 4, 3)
+    assert (await api.get_position()) == gap
+    refused = await api.move("se")
+    assert "carrying too much to get through" in " ".join(refused.messages)
+    assert (await api.get_position()) == gap
+    assert await api.find_unexplored() is None  # the dark room lies only past the gap
+    r = (await run_skill(api, "explore_and_fight")).result
+    assert r.stopped_reason == "level_done", r
+    r = (await run_skill(api, "lighten_load", squeeze=True)).result
+    assert any("axe" in d for d in r.data["dropped"]), r  # the weapon in reserve, not the potions
+    carried = " | ".join(i.text for i in await api.get_inventory())
+    assert "two-handed sword" in carried and "clear potions" in carried
+    assert await api.find_unexplored() == beyond
+    assert (await api.move("se")).success and (await api.get_position()) == beyond
+
+
+async def test_a_samurai_drops_his_bow_and_arrows_last_to_squeeze_through_a_gap(play):
+    # Splint mail, katana, wakizashi, yumi and ya: a Samurai with a few potions is over
+    # 600 and was shut out of the way down so (seed 50). His bow goes, his potions stay.
+    api = play("squeeze_gap", hero="samurai")
+    assert (await api.pickup()).success
+    assert "carrying too much" in " ".join((await api.move("se")).messages)
+    r = (await run_skill(api, "lighten_load", squeeze=True)).result
+    assert r.stopped_reason == "unburdened", r
+    dropped = " | ".join(r.data["dropped"])
+    assert "wakizashi" in dropped and "yumi" in dropped and " ya " in dropped, dropped
+    carried = " | ".join(i.text for i in await api.get_inventory())
+    assert "katana" in carried and "splint mail" in carried and "clear potion" in carried
+    assert (await api.move("se")).success and (await api.get_position()) == spot(api, 4, 3)
 
 
 async def test_an_overtaxed_wizard_drops_even_the_iron_ball_at_the_ready(play):

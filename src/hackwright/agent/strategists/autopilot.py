@@ -77,6 +77,7 @@ class AutopilotState:
     mines_hunt_start: int = -1  # game turn the hunt for a dwarf's pick in the Gnomish Mines began
     mines_hunt_over: bool = False  # the hunt ran its time or its levels: the Mines are left again
     shed_picked: tuple = ()  # (level, x, y) of the shed-gear square already picked up from
+    dwarf_piles: dict = field(default_factory=dict)  # (branch, depth, x, y, turn) of a dwarf's death -> visits
     seen_level: tuple = ()  # the level of the last decision
     arrived_turn: int = -10_000  # game turn of the first decision on this level
 
@@ -354,7 +355,12 @@ class Autopilot:
         return odds.expected_damage <= self.DWARF_FIGHT_SHARE * max(1, stats.max_hp)
 
     def _mines_hunt(self, s: "AutopilotState", stats, level_key: tuple[int, int], ok):
-        if stats.branch != "Gnomish Mines" or s.mines_hunt_over or not ok("explore_and_fight"):
+        if stats.branch != "Gnomish Mines" or s.mines_hunt_over:
+            return None
+        if not ok("explore_and_fight"):
+            # Exploring here failed three times (a gap too narrow for the load): the hero
+            # would climb out and come straight back down, for the rest of the hunt.
+            s.mines_hunt_over = True
             return None
         if self.dive.digging_tool(self._inventory) is not None or not self.fit_for_dwarves(stats):
             return None

@@ -84,6 +84,19 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
         if shed != hero and shed.steps_to(hero) <= 40 and ok("go_to"):
             return invoke("go_to", {"x": shed.x, "y": shed.y, "max_steps": 80},
                           "my armour and weapon fell where I changed form: go back for them")
+    # A dwarf's pick-axe or mattock lies under his corpse, and a pile shows only its top
+    # object: heroes killed ten dwarves in a game and walked past every pile.
+    pile = await _dwarf_pile(pilot, sit)
+    if pile is not None and not adjacent:
+        key, where = pile
+        if where == hero and "pickup_useful" in have:
+            s.dwarf_piles[key] = LOOKED
+            s.picked_up_at.add((level_key[0], level_key[1], hero.x, hero.y))
+            return invoke("pickup_useful", {}, "a dwarf died here: his pick-axe may lie under the corpse")
+        s.dwarf_piles[key] = s.dwarf_piles.get(key, 0) + 1
+        if ok("go_to"):
+            return invoke("go_to", {"x": where.x, "y": where.y, "max_steps": 60},
+                          "a dwarf died over there: look for his pick-axe under the corpse")
     # 4. loot and gear up. First shed a load: a Burdened hero is slower in every
     # fight and cannot squeeze between rock corners (shut in so, heroes starved).
     # (Once per inventory: what is left is what the skill keeps, e.g. a cursed loadstone.)
@@ -122,6 +135,28 @@ async def rest_when_safe(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     # 5. rest when hurt and safe
     if hp_frac < 0.6 and not near and ok("rest_until_healed"):
         return invoke("rest_until_healed", {"hp_fraction": 0.9}, "hurt and nothing near: rest")
+    return None
+
+
+DWARVES = ("dwarf", "dwarf lord", "dwarf king")
+LOOKED = 99  # dwarf_piles' mark of a pile already looked through
+
+
+async def _dwarf_pile(pilot: "Autopilot", sit: Situation):
+    """(key, square) of a dwarf seen dying lately on this level, by any hand, whose pile
+    the hero has not looked through yet while it has no digging tool; else None."""
+    stats = sit.stats
+    if pilot.dive.digging_tool(sit.inventory) is not None:
+        return None
+    for k in reversed(await sit.api.recent_kills(10)):
+        if k.species not in DWARVES or k.position is None or stats.turn - k.turn > 600 or \
+                k.dungeon_level != stats.dungeon_level or k.branch != stats.branch:
+            continue
+        key = (k.branch, k.dungeon_level, k.position.x, k.position.y, k.turn)
+        walks = sit.memory.dwarf_piles.get(key, 0)
+        if walks >= LOOKED or k.position != sit.hero and (walks >= 2 or k.position.steps_to(sit.hero) > 30):
+            continue  # looked through; or walked for twice (a monster may cut a walk short), or far
+        return key, k.position
     return None
 
 

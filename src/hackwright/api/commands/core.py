@@ -115,7 +115,7 @@ class ApiCore:
         self.hero_role: Optional[str] = None
         self.hero_gender: Optional[str] = None
         self.hero_alignment: Optional[str] = None
-        self._too_heavy_to_squeeze = False
+        self._squeeze_refused_with: Optional[bytes] = None  # the pack when a diagonal gap refused the hero
         self._untouchable: dict[tuple[int, int], dict[Position, tuple[str, int]]] = {}  # level -> square -> (name, turn)
         self.after_action: list[Callable[["NetHackAPI"], None]] = []  # e.g. the skill runner's event monitor
         self.events: list[GameEvent] = []  # filled by whoever watches (see skills.triggers)
@@ -250,6 +250,19 @@ class ApiCore:
     # ------------------------------------------------------------ caching
     def _obs(self) -> dict:
         return self._game.obs
+
+    @property
+    def _too_heavy_to_squeeze(self) -> bool:
+        """Whether a diagonal gap between rock corners refused the hero ("You are carrying
+        too much to get through") with the pack it carries now: paths avoid such gaps until
+        the pack changes (something dropped, eaten, drunk or thrown may be enough; if not,
+        the next refusal teaches it again)."""
+        return self._squeeze_refused_with is not None and \
+            self._squeeze_refused_with == self._obs()["inv_strs"].tobytes()
+
+    @_too_heavy_to_squeeze.setter
+    def _too_heavy_to_squeeze(self, refused: bool) -> None:
+        self._squeeze_refused_with = self._obs()["inv_strs"].tobytes() if refused else None
 
     def _cached(self, key: str, make: Callable[[], Any]) -> Any:
         if self._cache_step != self._game.steps:

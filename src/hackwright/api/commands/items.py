@@ -79,7 +79,6 @@ class ItemCommands(ApiCore):
             success=lambda ex, b, a: self._obs()["inv_strs"].tobytes() != inv_before,
         )
         if res.success:
-            self._too_heavy_to_squeeze = False  # lighter now: the next refusal teaches it again
             # (no fold: a fold at a new moment would change what later skills see)
             self._level_memory(fold=False).stashes.add(self._hero())
         return res

@@ -49,6 +49,10 @@ class MovementCommands(ApiCore):
             # Over 600 weight units the hero cannot squeeze diagonally between two rock
             # corners: paths avoid such gaps until something is dropped (drop()).
             self._too_heavy_to_squeeze = True
+        if "It's solid stone." in text and self._hero() == start:
+            # Remembered as open but rock (a dwarf's tunnel misread in the dark): paths
+            # kept planning through it, and every step into it failed.
+            self._level_memory().remember_terrain(there, nh_bl.GLYPH_CMAP_OFF + G.S_STONE)
         if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
             # The hero hid the door it stands in (or the map lost it): remember it, or every
             # path would keep planning the same diagonal step (a Rogue stood 10,000 turns so).

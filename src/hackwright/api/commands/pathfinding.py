@@ -111,8 +111,10 @@ class Pathfinding(ApiCore):
 
     def _nearest(self, mask: np.ndarray, opts: RouteOptions) -> Optional[Position]:
         blocked = (self._blocked() if opts.avoid_monsters else []) + list(opts.avoid)
+        # (Squeezes as find_path allows them: a frontier only past a gap the hero is too
+        # heavy for was chosen again and again, and every walk there failed.)
         return maps.find_nearest(self._level_memory(), self._hero(), mask, blocked=blocked, traps=opts.traps,
-                                 through_doors=opts.through_doors)
+                                 allow_squeeze=not self._too_heavy_to_squeeze, through_doors=opts.through_doors)
 
     async def find_path(self, target: Position, *, avoid: Iterable[Position] = (), traps: str = "avoid",
                         avoid_monsters: bool = True, through_doors: bool = True) -> list[str]:

@@ -235,6 +235,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     gold_look = 0
     trail = []  # the hero's squares at the last exploring steps, to notice walking to and fro
     frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
+    unreachable = set()  # frontiers of this level every walk to failed: look elsewhere
 
     async def done(reason, success, **data):
         now = await nh.get_stats()
@@ -390,6 +391,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             gold_target = None
             trail.clear()
             frontiers_hopeless = False
+            unreachable.clear()
             kicks = stuck = 0
             last_pos = None
         if stats.hp < stats.max_hp * hp_threshold:
@@ -613,7 +615,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if gold_target is not None:  # arrived: look for the next pile before exploring on
                 gold_target = None
                 continue
-        target = None if frontiers_hopeless else await nh.find_unexplored()
+        target = frontier = None if frontiers_hopeless else await nh.find_unexplored(avoid=unreachable)
         if dive and descend and target is not None and stats.dungeon_level < max_depth:
             # Diving: the way down is known, so the rest of the level can wait.
             level = await nh.get_current_level()
@@ -708,6 +710,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 kicks += 1
                 continue
         stuck += 1
+        if stuck >= 2 and target == frontier and len(unreachable) < 20 and (
+                "no known path" in error or "solid stone" in error):
+            # A frontier no walk reaches (past a gap too narrow for the load, behind rock
+            # the map took for floor): the next one, not the same one six times over.
+            unreachable.add(target)
+            stuck = 0
         if stuck >= 3 and "no known path" in error:
             # Perhaps a monster that must not be touched sits in the only way on. The slow
             # or sessile ones with a mild passive are worth a fight when HP is plentiful.

@@ -35,7 +35,8 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     not in hand that are neither missiles (daggers, darts, spears) nor ammunition
     for a carried launcher, nor a launcher with its ammunition; heavy tools other
     than keys, bags, unicorn horns, lamps and the like. Heaviest first within each
-    group. Worn, wielded and quivered things, a pick-axe or mattock (it digs down, and
+    group. Worn, wielded and quivered things (the alternate weapon too, except to
+    squeeze through or when the load pins the hero down), a pick-axe or mattock (it digs down, and
     through any gap too narrow to squeeze by), food, potions, scrolls, wands, rings,
     amulets, gems and gold stay.
     Nothing is dropped with a hostile monster adjacent, or with a shopkeeper within
@@ -47,7 +48,9 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
         max_drops (int, 12): most stacks to drop.
         squeeze (bool, False): also drop (in the same order) until the load is at
             most 600 weight units, the most NetHack lets through a diagonal gap
-            between two rock corners, even when not Burdened.
+            between two rock corners, even when not Burdened; then the alternate
+            weapon goes with the other weapons, and a launcher not in hand with
+            its ammunition goes last of all.
 
     Stopped reasons: "unburdened" (success; data.dropped), "not_burdened" (light
     enough already),
@@ -106,7 +109,14 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
         quivered = item.equipped == "quiver" or "(in quiver" in text or "at the ready" in text
         if stuck and quivered and "for sale" not in text:
             return 0
-        if item.equipped or quivered or "for sale" in text or any(d in name for d in DIGGERS):
+        spare = item.equipped == "alternate weapon" and (squeeze or stuck)  # the weapon in reserve
+        in_hand = (item.equipped or "").startswith("weapon")
+        if squeeze and not stuck and not in_hand and "for sale" not in text and item.object_class == "weapon" and (
+                any(re.search(r"\b" + a, name) for a in ammo_kept) or any(name.endswith(k) for k in launchers)):
+            # The last resort for a gap: a launcher not in hand and its ammunition (a
+            # Samurai's yumi and ya) go after all else, only if the load is still over 600.
+            return 5
+        if item.equipped and not spare or quivered or "for sale" in text or any(d in name for d in DIGGERS):
             return None
         if item.object_class in ("coin", "food", "potion", "scroll", "wand", "ring", "amulet", "spellbook"):
             if item.object_class == "food" and item.corpse_of is not None and item.corpse_of not in (
