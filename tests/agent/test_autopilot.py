@@ -740,3 +740,28 @@ async def test_a_hero_without_a_pick_looks_under_a_killed_dwarfs_corpse_for_his_
     assert any("pick-axe" in i.text for i in await api.get_inventory())
     d = await decide(pilot, api, names, await game_state(api))
     assert d.skill_name not in ("go_to", "pickup_useful"), d  # looked once: the game goes on
+
+
+async def test_a_gas_spore_beside_the_hero_at_a_corridors_bend_is_walked_away_from_then_shot(make_api):
+    """A gas spore next to the hero explodes when killed, and at a corridor's bend there is
+    no square straight back to shoot from: heroes shot at it 145 times over 10,000 turns
+    (each volley stopping "target_adjacent") and starved."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import run_skill
+
+    des = room_des(["-------      ", "|.....|      ", "|.....+####  ", "|.....|   #  ", "-------   #  ",
+                    "          #  ", "          #  "],
+                   "MONSTER:('e',\"gas spore\"),(10,3),hostile,asleep", hero=(10, 2))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    shot = (await run_skill(api, "ranged_attack", target="gas spore", max_throws=10)).result
+    assert shot.stopped_reason == "target_adjacent", shot
+    pilot = Autopilot()
+    pilot.state.last_result = shot
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
+    state = await game_state(api)
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "go_to", d  # away first: no volley from where it cannot be shot
+    spore = next(m.position for m in state["monsters"] if m.name == "gas spore")
+    assert Position(d.params["x"], d.params["y"]).steps_to(spore) >= 6

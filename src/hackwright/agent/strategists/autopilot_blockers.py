@@ -40,7 +40,14 @@ async def shoot_or_sting(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     # corridor) stands in the only way on: shoot it if there is anything to throw.
     blocked = _blocked(sit)
     untouchable = _untouchable(sit)
-    if (blocked or s.recent_stall) and untouchable and ok("ranged_attack") and has_missiles(inventory):
+    # (Not again at once when the last volley found it next to the hero with no room to
+    # back off, a gas spore at a corridor's bend: make_room walks away first, or the hero
+    # stood there shooting nothing for 10,000 turns.)
+    last = sit.last
+    cornered = last is not None and last.stopped_reason == "target_adjacent" and \
+        any(m.position.is_adjacent(hero) for m in untouchable)
+    if (blocked or s.recent_stall) and untouchable and not cornered and ok("ranged_attack") and \
+            has_missiles(inventory):
         return invoke("ranged_attack",
                       {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
                       f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
@@ -178,7 +185,8 @@ async def meek_peaceful_in_the_way(pilot: "Autopilot", sit: Situation) -> Option
 
 def _room_to_wait(level, hero: Position, blocker: Position, occupied: set) -> Optional[Position]:
     """A known floor square within 25 steps of the hero, reachable without passing the
-    blocker, and as far from it as possible (at least 6 squares); None when there is none."""
+    blocker (a first step may stay beside it), and as far from it as possible (at least 6
+    squares); None when there is none."""
     dist = {hero: 0}
     order = [hero]
     i = 0
@@ -189,7 +197,10 @@ def _room_to_wait(level, hero: Position, blocker: Position, occupied: set) -> Op
             continue
         for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
             q = p.offset(d)
-            if q in dist or not q.on_map() or q in occupied or q.steps_to(blocker) <= 1:
+            # (Never by it, but for a first step away: at a corridor's bend, the way back
+            # from a monster beside the hero runs past it diagonally.)
+            if q in dist or not q.on_map() or q in occupied or q == blocker or (
+                    q.steps_to(blocker) <= 1 and p != hero):
                 continue
             t = level.tile_at(q)
             if not t.is_walkable or t.has_trap:
