@@ -675,7 +675,9 @@ async def test_a_hero_back_in_her_own_form_goes_back_for_the_armour_she_slipped_
 
 async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier_ant_close_behind(make_api):
     """Walking away from a slower monster beats Elbereth; a fast one two squares off
-    catches up and bites the hero's back (a Ranger walking from a rope golem died so)."""
+    catches up and bites the hero's back (a Ranger walking from a rope golem died so),
+    and a rope golem, slow as it is, holds the hero fast in its hug (three heroes died
+    "walking away" from one)."""
     import dataclasses
 
     from hackwright.agent.strategists.autopilot import Autopilot
@@ -683,14 +685,17 @@ async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier
 
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "retreat_upstairs", "quaff_or_zap_to_survive"}
-    for others, walks in (("", True), ("\nMONSTER:('a',\"soldier ant\"),(5,2),hostile,asleep", False)):
-        api = hero_beside(make_api, "('q',\"rothe\"),(3,1),hostile,asleep" + others, "knight")
+    for slow, others, walks in (("('q',\"rothe\")", "", True),
+                                ("('q',\"rothe\")", "\nMONSTER:('a',\"soldier ant\"),(5,2),hostile,asleep", False),
+                                ("(''',\"rope golem\")", "", False)):
+        api = hero_beside(make_api, slow + ",(3,1),hostile,asleep" + others, "knight")
         state = await game_state(api)
+        assert any(m.position.is_adjacent(state["stats"].position) for m in state["monsters"]), slow
         hero = state["stats"].position
         state["stats"] = dataclasses.replace(state["stats"], hp=12, dungeon_level=4)
         state["level"].stairs_up = Position(hero.x - 1, hero.y + 1)
         d = await decide(Autopilot(), api, names, state)
-        assert (d.skill_name == "retreat_upstairs") == walks, (others, d)
+        assert (d.skill_name == "retreat_upstairs") == walks, (slow, others, d)
 
 
 async def test_a_starting_monk_hunts_dwarves_for_a_pick_a_wizard_once_grown_and_a_tourist_never(make_api):

@@ -95,7 +95,7 @@ class Autopilot:
     def __init__(self) -> None:
         self.state = AutopilotState()
         self._hits: dict[tuple[str, bool], float] = {}  # (species, poison resistant) -> _hit_potential
-        self._speeds: dict[str, int] = {}  # species -> base speed
+        self._speeds: dict[str, int] = {}  # species -> base speed (12 for those that hold the hero)
         self._role = ""  # the hero's role, read from the API at each decision
         self._prayer_timeout = 0  # the API's estimate, read at each decision
         self._inventory: list = []  # the pack, read at each decision
@@ -257,14 +257,18 @@ class Autopilot:
     # (explore_and_fight hands back at the same point.)
     DANGER_FACTOR = 1.5
 
-    async def _speed(self, api, name: str) -> int:
-        """The monster's base speed (12 = the hero's usual); 12 when unknown."""
+    async def _outrun(self, api, name: str) -> bool:
+        """Whether the hero can walk away from this monster: it is slower than the hero's
+        usual 12, and has no hug that holds the hero fast (a rope golem's, an owlbear's:
+        held heroes walked "away" from rope golems on the spot until they died)."""
         if name not in self._speeds:
             try:
-                self._speeds[name] = int((await api.lookup_monster(name)).speed)
+                info = await api.lookup_monster(name)
+                holds = any(a.startswith("hug") for a in info.attacks)
+                self._speeds[name] = 12 if holds else int(info.speed)
             except Exception:
                 self._speeds[name] = 12
-        return self._speeds[name]
+        return self._speeds[name] < 12
 
     async def _hit_potential(self, api, name: str) -> float:
         """Damage a monster can do in one of the hero's turns at worst (dice maxima, armed

@@ -162,7 +162,7 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     # squares off caught a Ranger walking away from a rope golem.)
     chasers = [m for m in hostile if m.position.steps_to(hero) <= 6]
     outrun = bool(adjacent) and stats.encumbrance == "Unencumbered" and all(
-        [await pilot._speed(api, m.name) < 12 for m in chasers])
+        [await pilot._outrun(api, m.name) for m in chasers])
     # (Not when the stairs lie past them: a walk by them is a walk under their blows.)
     if in_danger and outrun and level.stairs_up is not None and stats.dungeon_level > 1 and \
             level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs") and all(
@@ -181,7 +181,7 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     # Running for the stairs only pays when they are close or the monsters slow: a fox
     # or a dog bites the back of a fleeing hero all the way there (seeds 14, 19).
     stairs_close = sit.stairs_close = bool(level.stairs_up) and stats.dungeon_level > 1 and (
-        level.stairs_up.steps_to(hero) <= 3 or all([await pilot._speed(api, m.name) < 12 for m in chasers]))
+        level.stairs_up.steps_to(hero) <= 3 or all([await pilot._outrun(api, m.name) for m in chasers]))
     if hp_frac < 0.35 and adjacent and stairs_close and ok("retreat_upstairs"):
         return invoke("retreat_upstairs", {}, "HP low with a monster next to me: leave by the up stairs")
     # A cockatrice biting me: its touch and hissing turn me to stone. It is never in
