@@ -36,9 +36,9 @@ async def lighten_load(nh, max_drops: int = 12, squeeze: bool = False) -> SkillR
     for a carried launcher, nor a launcher with its ammunition; heavy tools other
     than keys, bags, unicorn horns, lamps and the like. Heaviest first within each
     group. Worn, wielded and quivered things (the alternate weapon too, except to
-    squeeze through or when the load pins the hero down), a pick-axe or mattock (it digs down, and
-    through any gap too narrow to squeeze by), food, potions, scrolls, wands, rings,
-    amulets, gems and gold stay.
+    squeeze through or when the load pins the hero down), a pick-axe or mattock (it
+    digs down, and through any gap too narrow to squeeze by), food, potions, scrolls,
+    wands, rings, amulets, gems and gold stay.
     Nothing is dropped with a hostile monster adjacent, or with a shopkeeper within
     8 squares (inside a shop it would be sold) — except when the hero is Overtaxed
     or Overloaded and cannot move, fight or eat (a lycanthrope in animal form carries
