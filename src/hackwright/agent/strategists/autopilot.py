@@ -95,7 +95,7 @@ class Autopilot:
     def __init__(self) -> None:
         self.state = AutopilotState()
         self._hits: dict[tuple[str, bool], float] = {}  # (species, poison resistant) -> _hit_potential
-        self._speeds: dict[str, int] = {}  # species -> base speed (12 for those that hold the hero)
+        self._outrunnable: dict[str, bool] = {}  # species -> whether the hero can walk away from it
         self._role = ""  # the hero's role, read from the API at each decision
         self._prayer_timeout = 0  # the API's estimate, read at each decision
         self._inventory: list = []  # the pack, read at each decision
@@ -261,14 +261,13 @@ class Autopilot:
         """Whether the hero can walk away from this monster: it is slower than the hero's
         usual 12, and has no hug that holds the hero fast (a rope golem's, an owlbear's:
         held heroes walked "away" from rope golems on the spot until they died)."""
-        if name not in self._speeds:
+        if name not in self._outrunnable:
             try:
                 info = await api.lookup_monster(name)
-                holds = any(a.startswith("hug") for a in info.attacks)
-                self._speeds[name] = 12 if holds else int(info.speed)
+                self._outrunnable[name] = int(info.speed) < 12 and not any(a.startswith("hug") for a in info.attacks)
             except Exception:
-                self._speeds[name] = 12
-        return self._speeds[name] < 12
+                self._outrunnable[name] = False
+        return self._outrunnable[name]
 
     async def _hit_potential(self, api, name: str) -> float:
         """Damage a monster can do in one of the hero's turns at worst (dice maxima, armed

@@ -86,8 +86,8 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
                           "my armour and weapon fell where I changed form: go back for them")
     # A dwarf's pick-axe or mattock lies under his corpse, and a pile shows only its top
     # object: heroes killed ten dwarves in a game and walked past every pile.
-    pile = await _dwarf_pile(pilot, sit)
-    if pile is not None and not adjacent:
+    pile = None if adjacent else await _dwarf_pile(pilot, sit)
+    if pile is not None:
         key, where = pile
         if where == hero and "pickup_useful" in have:
             s.dwarf_piles[key] = LOOKED

@@ -47,7 +47,7 @@ class MovementCommands(ApiCore):
         self._learn_trap_underfoot(text)
         if "carrying too much to get through" in text:
             # Over 600 weight units the hero cannot squeeze diagonally between two rock
-            # corners: paths avoid such gaps until something is dropped (drop()).
+            # corners: paths avoid such gaps while the pack stays as it is now.
             self._too_heavy_to_squeeze = True
         if "It's solid stone." in text and self._hero() == start:
             # Remembered as open but rock (a dwarf's tunnel misread in the dark): paths
