@@ -189,3 +189,28 @@ async def test_closing_where_there_is_no_door_fails_and_points_to_the_open_door(
     res = await api.close_door("w")
     assert not res.success and "no door" in res.error and "open doors next to you: e" in res.error, res
     assert at_command_prompt(api)
+
+
+# ------------------------------------------------------------------ reveal_terrain
+POTION_ON_STAIRS = room_des(["-----------", "|.........|", "|.........|", "-----------"],
+                            "STAIR:(8,2),down\nOBJECT:('!',\"water\"),(8,2)", hero=(1, 1))
+
+
+async def test_down_stairs_under_a_potion_are_found_by_the_terrain_view_without_a_step(make_api):
+    """A hero searched a level for hidden doors for 3,000 turns while its down stairs lay
+    under a potion in a lit room: the map shows only the potion."""
+    api = make_api(POTION_ON_STAIRS)
+    level = await api.get_current_level()
+    potion = next(t.position for row in level.tiles for t in row if t.char == "!")
+    assert level.stairs_down is None
+    t0 = await turn(api)
+    found = await api.reveal_terrain()
+    assert [(f.position, f.feature) for f in found] == [(potion, "stairs down")]
+    assert await turn(api) == t0 and at_command_prompt(api)
+    level = await api.get_current_level()
+    assert level.stairs_down == potion and level.tile_at(potion).char == "!"  # the potion still shows
+    assert await api.find_path(potion)
+    # Asked again with nothing new in view: NetHack is not asked, nothing new is found.
+    steps = api.game.steps
+    assert await api.reveal_terrain() == [] and api.game.steps == steps
+

@@ -36,7 +36,7 @@ from typing import Any, Callable, Optional
 # appended after these, so a new one is never left out.
 TYPE_ORDER = ("Position", "Stats", "HungerState", "Alignment", "Monster", "Item", "Tile", "DungeonLevel",
               "ActionResult", "ContainerResult", "EnhanceResult", "LookResult", "DungeonOverview", "OverviewLevel",
-              "Kill", "ShopExit", "FightOdds", "GameEvent", "MonsterInfo", "ItemInfo", "SkillResult")
+              "Kill", "ShopExit", "FightOdds", "HiddenFeature", "GameEvent", "MonsterInfo", "ItemInfo", "SkillResult")
 
 EXAMPLE_NAME = "explore_carefully"
 EXAMPLE_SKILL = '''\

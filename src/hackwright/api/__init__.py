@@ -21,7 +21,7 @@ from .models import (
 )
 from .models import DungeonOverview, LookResult, OverviewLevel
 from .models import ContainerResult, EnhanceResult
-from .models import FightOdds, Kill, ShopExit
+from .models import FightOdds, HiddenFeature, Kill, ShopExit
 
 
 def __getattr__(name: str):
@@ -56,4 +56,5 @@ __all__ = [
     "Kill",
     "ShopExit",
     "FightOdds",
+    "HiddenFeature",
 ]

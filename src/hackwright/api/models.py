@@ -435,6 +435,16 @@ class ShopExit:
 
 
 @dataclass
+class HiddenFeature:
+    """A dungeon feature under an object, learned from NetHack's ``#terrain`` view
+    (``NetHackAPI.reveal_terrain``): the map shows the top object there, not the
+    stairs or altar beneath it."""
+
+    position: Position  # the square (the map still shows the object there)
+    feature: str  # "stairs down", "stairs up", "altar", "fountain", "sink", "throne", "grave", "ladder down" …
+
+
+@dataclass
 class LookResult:
     """What NetHack's farlook (``;``) says about one square (``NetHackAPI.look_at``).
 

@@ -47,6 +47,7 @@ _DATACLASSES: dict[str, type] = {
         models.Kill,  # recent_kills
         models.ShopExit,  # shop_exit
         models.FightOdds,  # fight_odds
+        models.HiddenFeature,  # reveal_terrain
         SkillResult,
     )
 }

@@ -30,6 +30,7 @@ QUERIES = (
     "get_events",
     "look_at",
     "get_dungeon_overview",
+    "reveal_terrain",
     "recent_kills",
     "corpse_age",
     "pile_seen_turn",
@@ -88,10 +89,10 @@ SKILL_CALLS = ("run_skill",)
 # Answers sent along with every action's reply (the worker caches them for that state).
 PREFETCH = ("get_stats", "get_position", "get_visible_monsters")
 # Queries the host may answer ahead of time, because the skill asked them (with the
-# same arguments) after its previous action; get_items_here is absent: it types keys,
+# same arguments) after its previous action; get_items_here and reveal_terrain are absent: they type keys,
 # and lookup: its answer never changes with the game, so asking again would be waste.
 PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events", "lookup",
-                                     "look_at", "get_dungeon_overview"}
+                                     "look_at", "get_dungeon_overview", "reveal_terrain"}
 MAX_ADAPTIVE_PREFETCH = 6
 
 CALLABLE = frozenset(QUERIES + ACTIONS)

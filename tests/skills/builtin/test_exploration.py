@@ -167,3 +167,23 @@ async def test_a_corridor_that_stops_dead_just_past_a_bend_is_searched_first(pla
     r = (await run_skill(api, "explore_level", stop_at_stairs=True, max_search_turns=30)).result
     assert r.stopped_reason == "found_stairs", r
     assert (await api.get_current_level()).stairs_down == spot(api, 8, 12)
+
+
+async def test_explore_and_fight_goes_down_stairs_that_lie_under_a_potion_in_a_lit_room(make_api):
+    """The map shows only the potion: exploring found no frontier and no stairs, and the
+    hero would have searched the walls for hidden doors instead (run in the sandbox: the
+    skill asks nh.reveal_terrain through the worker)."""
+    from tests.api.test_information import POTION_ON_STAIRS
+
+    api = make_api(POTION_ON_STAIRS)
+    r = (await run_skill(api, "explore_and_fight", mode="sandbox", descend=True, dive=True, max_depth=2)).result
+    assert (await api.get_stats()).dungeon_level == 2, r
+
+
+async def test_explore_level_told_to_stop_at_stairs_stops_for_stairs_under_a_potion(make_api):
+    from tests.api.test_information import POTION_ON_STAIRS
+
+    api = make_api(POTION_ON_STAIRS)
+    r = (await run_skill(api, "explore_level", stop_at_stairs=True)).result
+    assert r.stopped_reason == "found_stairs" and r.success, r
+    assert (await api.get_current_level()).stairs_down is not None

@@ -1,5 +1,6 @@
 """Information commands of NetHackAPI: farlook (``;``), the dungeon overview
-(``#overview``) and ``#chat``. Farlook and the overview take no game time.
+(``#overview``), the terrain view (``#terrain``) and ``#chat``. Farlook, the overview
+and the terrain view take no game time.
 """
 
 from __future__ import annotations
@@ -7,9 +8,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+import numpy as np
+
 from .. import glyphs as G
 from ..keyboard import ENTER, ESC, Exchange, PromptKind, Rule
-from ..models import ActionResult, DungeonOverview, LookResult, OverviewLevel, Position, normalize_direction
+from ..models import (ActionResult, DungeonOverview, HiddenFeature, LookResult, OverviewLevel, Position,
+                      normalize_direction)
 from .core import ApiCore, _FAILURES, _as_position
 from .travel import move_cursor
 
@@ -138,6 +142,57 @@ class InformationCommands(ApiCore):
         tame = monster is not None and (words.startswith("tame ") or bool(G.KIND[glyph] == G.GlyphKind.PET))
         peaceful = monster is not None and not tame and words.startswith("peaceful ")
         return LookResult(target, char, description, monster, peaceful, tame, text, symbol_meaning=meaning)
+
+    # Features worth knowing that an object lying on them hides from the map.
+    _UNDER_OBJECTS = frozenset(("stairs down", "stairs up", "ladder down", "ladder up", "altar", "fountain",
+                                "sink", "throne", "grave"))
+
+    async def reveal_terrain(self) -> list[HiddenFeature]:
+        """
+        Find the stairs, altars, fountains, sinks, thrones and graves hidden under
+        objects on this level, with NetHack's ``#terrain`` view (the known map without
+        objects, monsters and traps); takes no game time. The map shows only the top
+        object of a square, so stairs with an item dropped on them look like that
+        item until the hero steps there: a hero once searched a level for hidden
+        doors for 3,000 turns while its down stairs lay under a potion in plain view.
+        What is found goes into the remembered map at once (get_current_level's
+        stairs_down, find_path to it, descend). NetHack is asked only when objects
+        have come into view on this level since the last look, so calling this often
+        (each step of an exploration) costs little. Returns the features newly
+        learned, each a HiddenFeature(position, feature); [] when none, when nothing
+        new was there to look under, or when the hero is hallucinating, stunned or
+        confused (NetHack refuses the view then).
+        """
+        if self._game.done:
+            return []
+        mem = self._level_memory()  # fold the ordinary display in first: the view below is not one
+        covered = G.IS_ITEM[mem.glyphs]
+        if not (covered & ~mem.looked_under).any():
+            return []
+        ex = Exchange()
+        self._ensure_ready(ex)
+        self._kb.type_keys("#terrain", ex)
+        self._kb.press(ENTER)
+        view = None
+        p = self._kb.prompt()
+        if p.kind is PromptKind.MENU and any(e.letter == "a" for e in p.entries):
+            self._kb.press("a")  # "known map without monsters, objects, and traps"
+            view = np.array(self._obs()["glyphs"])
+            # NetHack now lets the cursor browse the view: ESC ends it and redraws the map.
+            self._kb.press(ESC)
+        self._kb.settle(ex)
+        if view is None:
+            return []
+        mem.looked_under |= covered
+        found: list[HiddenFeature] = []
+        for y, x in zip(*np.nonzero(G.IS_ITEM[mem.glyphs])):
+            glyph = int(view[y, x])
+            name = G.feature(glyph)
+            if name in self._UNDER_OBJECTS and int(mem.terrain[y, x]) != glyph:
+                pos = Position(int(x), int(y))
+                mem.remember_terrain(pos, glyph)
+                found.append(HiddenFeature(pos, name))
+        return found
 
     async def get_dungeon_overview(self) -> DungeonOverview:
         """

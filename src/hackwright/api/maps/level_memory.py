@@ -51,6 +51,8 @@ class LevelMemory:
     * ``search_count``: searches made while standing on or next to the square.
     * ``last_seen_turn``: last turn its displayed glyph changed or the hero was
       on or next to it; -1 if never.
+    * ``looked_under``: squares that showed an object when NetHack's ``#terrain``
+      view was last asked for (``reveal_terrain``), so their ground is known.
 
     ``stashes`` holds the squares where the hero dropped something (``drop()``):
     piles left on purpose, for coming back to. The agent's memory forgets one when
@@ -77,6 +79,7 @@ class LevelMemory:
         self._stairs: Optional[tuple[list[Position], list[Position]]] = None
         self.branch_stairs: dict[Position, str] = {}  # stairs known to lead into another branch
         self.stashes: set[Position] = set()
+        self.looked_under = np.zeros(shape, dtype=bool)  # object squares #terrain has shown the ground of
 
     # -- updating ---------------------------------------------------------
     def update(self, glyphs: np.ndarray, hero: Position, turn: int, *, blind: bool = False) -> None:

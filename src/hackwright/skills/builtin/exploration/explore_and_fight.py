@@ -615,6 +615,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if gold_target is not None:  # arrived: look for the next pile before exploring on
                 gold_target = None
                 continue
+        if descend:
+            await nh.reveal_terrain()  # down stairs under an object (NetHack is asked only when new objects show)
         target = frontier = None if frontiers_hopeless else await nh.find_unexplored(avoid=unreachable)
         if dive and descend and target is not None and stats.dungeon_level < max_depth:
             # Diving: the way down is known, so the rest of the level can wait.

@@ -393,7 +393,9 @@ async def explore_level(
                 m = near[0]
                 return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
         avoid = _remember(memory, monsters, hero, stats.turn) | shut
-        if stop_at_stairs and _map_shows(await nh.get_screen(), ">"):
+        # (Down stairs with an object on them show as the object: #terrain tells.)
+        if stop_at_stairs and (_map_shows(await nh.get_screen(), ">") or any(
+                f.feature in ("stairs down", "ladder down") for f in await nh.reveal_terrain())):
             level = await nh.get_current_level()
             if _way_down(level, avoid_branches) is not None:
                 return await finish("found_stairs", True)

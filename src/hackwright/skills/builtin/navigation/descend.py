@@ -91,6 +91,8 @@ async def descend(
     if start.hp < start.max_hp * hp_threshold and not force:
         return await finish("hp_too_low", False, hp=start.hp, max_hp=start.max_hp,
                             hint="rest (rest_until_healed) or pass force=True")
+    if (await nh.get_current_level()).stairs_down is None:
+        await nh.reveal_terrain()  # stairs with an object lying on them show as the object
     level = await nh.get_current_level()
     target = level.stairs_down
     if target is None:
