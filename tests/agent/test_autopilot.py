@@ -511,12 +511,15 @@ def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_
     """A Hungry Priest at XL 2 dived to Dlvl 8 looking for food with a prayer in hand (one
     fixes Weak hunger) and died there."""
     from hackwright.agent.strategists.autopilot import Autopilot
-    from hackwright.api import HungerState
+    from hackwright.api import Alignment, HungerState, Stats
 
     pilot = Autopilot()
     pilot._role = "Priest"
     pilot.dive.DIVE_XL_DEFAULT = 99  # diving put off: the experience rule holds
-    stats = SimpleNamespace(xp_level=2, max_hp=20, hunger=HungerState.HUNGRY)
+    stats = Stats(hp=20, max_hp=20, pw=5, max_pw=5, ac=7, xp_level=2, xp_points=20, gold=0, strength=14,
+                  dexterity=10, constitution=12, intelligence=10, wisdom=16, charisma=10,
+                  hunger=HungerState.HUNGRY, encumbrance="Unencumbered", alignment=Alignment.LAWFUL,
+                  dungeon_level=3, turn=1000)
     pilot.state.no_food = ("Hungry", (), 0)  # eat_when_hungry found nothing
     pilot._prayer_timeout = 0
     assert pilot._explore(pilot.state, (0, 3), stats, "explore").params["max_depth"] == 2

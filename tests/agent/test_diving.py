@@ -171,3 +171,24 @@ async def test_in_the_gnomish_mines_a_fit_hero_hunts_dwarves_and_a_hero_with_a_p
     state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 2
     d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
+
+
+async def test_a_hero_too_weak_to_melee_a_dwarf_shoots_him_for_his_pick_a_wizard_with_force_bolt(make_api):
+    """Dwarves move at half the hero's speed: a Ranger's arrows or a Wizard's force bolt
+    kill one before he swings his mattock, and his pile is searched afterwards. A
+    Tourist's darts mostly miss him: she leaves him be."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.skills.builtin.conftest import CHARACTERS, run_skill
+
+    dwarf = "MONSTER:('h',\"dwarf\"),(7,1),hostile,asleep"
+    for hero in ("wizard", "ranger", "tourist"):
+        api = make_api(room_des(ROOM, dwarf, hero=(1, 1)), seed=0, **CHARACTERS[hero])
+        d = await decide(Autopilot(), api, SKILLS | {"ranged_attack"}, await game_state(api))
+        if hero == "tourist":
+            assert d.skill_name not in ("ranged_attack", "get_digging_tool"), d
+            continue
+        assert d.skill_name == "ranged_attack" and d.params["target"] == "dwarf", (hero, d)
+        assert (d.params.get("spell") == "a") == (hero == "wizard"), d
+        r = (await run_skill(api, "ranged_attack", mode="sandbox", **d.params)).result
+        assert r.stopped_reason == "target_dead", (hero, r)
+        assert any(k.species == "dwarf" for k in await api.recent_kills()), hero

@@ -187,3 +187,22 @@ async def test_explore_level_told_to_stop_at_stairs_stops_for_stairs_under_a_pot
     r = (await run_skill(api, "explore_level", stop_at_stairs=True)).result
     assert r.stopped_reason == "found_stairs" and r.success, r
     assert (await api.get_current_level()).stairs_down is not None
+
+
+async def test_explore_and_fight_hands_back_when_a_watched_for_dwarf_comes_near(make_api):
+    """A dwarf's pick-axe is what a diver needs: the caller asks to be told when one comes
+    within 7 squares, rather than meet him only when he swings his mattock."""
+    from tests.conftest import room_des
+
+    hall = ["-----------------------", "|.....................|", "|.....................|", "-----------------------"]
+    des = room_des(hall, "MONSTER:('h',\"dwarf\"),(20,2),hostile", hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    r = (await run_skill(api, "explore_and_fight", watch_for=["dwarf"], budget=200, linger_turns=100)).result
+    assert r.stopped_reason == "sighted" and r.data["monster"] == "dwarf", r
+    hero = await api.get_position()
+    dwarf = next(m for m in await api.get_visible_monsters() if m.name == "dwarf")
+    assert dwarf.position.steps_to(hero) <= 7
+    # Without watch_for the same hero meets him in melee.
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    r = (await run_skill(api, "explore_and_fight", budget=200, linger_turns=100)).result
+    assert r.stopped_reason != "sighted", r

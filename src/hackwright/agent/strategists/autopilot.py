@@ -421,6 +421,11 @@ class Autopilot:
             params["dive"] = True
         if piles:
             params["known_piles"] = piles
+        if self.dive.digging_tool(self._inventory) is None and (
+                self._role.lower() in self.dive.SHOOTERS or self.fit_for_dwarves(stats)):
+            # A dwarf coming into view is a pick-axe to take (diving.py), not a fight to
+            # wait for: exploring hands back at once.
+            params["watch_for"] = ["dwarf"]
         if "Gnomish Mines" not in avoid and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
             params["stop_on_branch_change"] = True
         return _decision("explore_and_fight", params, why)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
+from .autopilot_context import has_missiles
 
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
 _NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
@@ -89,6 +90,9 @@ class DivePolicy:
             return False
         return any(_CONFIDENT in m for m in kb.history[-min(new, len(kb.history)):])
 
+    # Roles whose missiles or spells kill a dwarf before he reaches them (see next_step).
+    SHOOTERS = ("wizard", "ranger", "rogue")
+
     # Races to whom the Gnomish Mines' dwarves are peaceful (NetHack's racial love masks).
     KIN_OF_DWARVES = ("dwarf", "gnome")
 
@@ -133,6 +137,20 @@ class DivePolicy:
                     params["peaceful_ok"] = True
                 return DiveStep("get_digging_tool", params,
                                 "a dwarf: he may carry a pick-axe; kill him and take it")
+            # Too weak to trade blows with one, but trained to hit from afar (a Ranger's
+            # arrows, a Rogue's daggers, a Wizard's force bolt): a dwarf moves at half the
+            # hero's speed, so he takes volleys before he can swing. His pile is searched
+            # once he dies (autopilot_upkeep). (A Tourist's darts mostly miss a dwarf in
+            # his iron helm and mithril: twelve thrown at one asleep left him unhurt.)
+            spell = "a" if role.lower() == "wizard" and stats.pw >= 5 else ""
+            shootable = [m for m in dwarves if not m.is_peaceful]
+            if shootable and hp_frac >= 0.5 and role.lower() in self.SHOOTERS and (
+                    spell or has_missiles(inventory)) and ok("ranged_attack"):
+                params = {"target": "dwarf", "max_throws": 12, "wield_launcher": True}
+                if spell:
+                    params["spell"] = spell
+                return DiveStep("ranged_attack", params,
+                                "a dwarf: he may carry a pick-axe; shoot him before he reaches me")
             # An unknown wand may be digging: engraving with it tells (one turn each).
             untested = [i.slot for i in inventory if i.object_class == "wand" and i.slot
                         and not _NAMED_WAND.search(i.text or "") and i.slot not in self._wands_tested

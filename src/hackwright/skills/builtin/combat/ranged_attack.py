@@ -68,6 +68,8 @@ def _firing_spot(level, hero, targets, occupied, max_range, max_steps):
     return None, None
 
 
+SPELL_PW = 5  # force bolt, sleep and the other level-1 attack spells cost 5 Pw
+
 async def ranged_attack(
     nh,
     target: str = "",
@@ -76,6 +78,7 @@ async def ranged_attack(
     stop_when_adjacent: bool = False,
     reposition_steps: int = 4,
     wield_launcher: bool = False,
+    spell: str = "",
 ) -> SkillResult:
     """Throw daggers, darts or spears, or fire the quiver, at a hostile monster in a straight line.
 
@@ -104,6 +107,10 @@ async def ranged_attack(
             launcher is carried (a Ranger's bow, a Samurai's yumi, a Caveman's sling
             and flint), wield the launcher (one turn; never one that may be cursed),
             and wield the weapon in hand before again when done.
+        spell (str, ""): the letter of an attack spell that takes a direction (a
+            Wizard's force bolt is "a"): cast it along the line instead of throwing
+            while Pw lasts (5 Pw for force bolt), then throw. With a spell the hero
+            needs nothing to throw.
 
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
@@ -220,7 +227,8 @@ async def ranged_attack(
             if res.success:
                 swapped_from.append(before.slot if before is not None and before.slot else "-")
                 item, _ = await missile()
-    if item is None:
+    spell = str(spell or "").strip()[:1]
+    if item is None and not (spell and start.pw >= SPELL_PW):
         return await finish("nothing_to_throw", False)
 
     while throws < max_throws:
@@ -287,15 +295,24 @@ async def ranged_attack(
                 return await finish("target_adjacent", False, target=current.name, error=res.error)
             continue
 
-        item, fire = await missile()
-        if item is None:
-            return await finish("out_of_ammo", False, target=current.name)
-        res = await nh.fire(d) if fire else await nh.throw(item.slot, d)
-        actions += 1
-        if res.game_over:
-            return await finish("game_over", False)
-        if not res.success:
-            return await finish("failed", False, target=current.name, error=res.error)
+        res = None
+        if spell and stats.pw >= SPELL_PW:
+            res = await nh.cast_spell(spell, d)
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            if not res.success:
+                spell, res = "", None  # no such spell, or it cannot be cast: throw from now on
+        if res is None:
+            item, fire = await missile()
+            if item is None:
+                return await finish("out_of_ammo", False, target=current.name)
+            res = await nh.fire(d) if fire else await nh.throw(item.slot, d)
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            if not res.success:
+                return await finish("failed", False, target=current.name, error=res.error)
         throws += 1
         directions.append(d)
         if KILLED.search(" ".join(res.messages)):

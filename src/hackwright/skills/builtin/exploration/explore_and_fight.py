@@ -68,6 +68,10 @@ Parameters:
         likely cost more than half its HP (nh.fight_odds), so the caller can choose
         Elbereth, the stairs or an item first; once per group of monsters per call
         (default False)
+    watch_for: species names (["dwarf"]): hand back ("sighted", data.monster, data.at)
+        when a hostile one comes within 7 squares that was not that near when the
+        call began, so the caller can go for what it carries (a dwarf's pick-axe)
+        before it comes to blows on its own terms (default ())
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -76,7 +80,7 @@ turn at worst: data.danger), "hungry" (no food carried; with keep_going_hungry o
 monster is next to the hero; passive-dangerous ones such as floating eyes and
 molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 "level_changed" (without descend), "branch_changed" (with stop_on_branch_change),
-"outmatched" (with stop_when_outmatched), "budget",
+"outmatched" (with stop_when_outmatched), "sighted" (with watch_for), "budget",
 "game_over".
 """
 
@@ -204,7 +208,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
                             dive: bool = False, stop_on_branch_change: bool = False,
-                            stop_when_outmatched: bool = False):
+                            stop_when_outmatched: bool = False, watch_for: list = ()):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -236,6 +240,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     trail = []  # the hero's squares at the last exploring steps, to notice walking to and fro
     frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
     unreachable = set()  # frontiers of this level every walk to failed: look elsewhere
+    watched = {str(n) for n in (watch_for or ())}
+    # (Those already near at the start were the caller's to act on: only newcomers hand back.)
+    already_near = {m.position for m in await nh.get_visible_monsters()
+                    if m.name in watched and m.position.steps_to(start.position) <= 7}
 
     async def done(reason, success, **data):
         now = await nh.get_stats()
@@ -407,6 +415,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         hero = stats.position
         monsters = await nh.get_visible_monsters()
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
+        if watched:
+            sighted = [m for m in hostile if m.name in watched and m.position.steps_to(hero) <= 7
+                       and not any(m.position.steps_to(p) <= 2 for p in already_near)]
+            if sighted:
+                m = min(sighted, key=lambda m: m.position.steps_to(hero))
+                return await done("sighted", True, monster=m.name, at=(m.position.x, m.position.y))
         adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_MELEE]
         risky = [m for m in adjacent if m.threat_level > stats.xp_level + danger_margin]
         if risky:
