@@ -192,3 +192,20 @@ async def test_a_hero_too_weak_to_melee_a_dwarf_shoots_him_for_his_pick_a_wizard
         r = (await run_skill(api, "ranged_attack", mode="sandbox", **d.params)).result
         assert r.stopped_reason == "target_dead", (hero, r)
         assert any(k.species == "dwarf" for k in await api.recent_kills()), hero
+
+
+async def test_a_dying_hero_with_a_wand_of_digging_zaps_down_out_of_the_fight(make_api):
+    """HP critical with a monster beside it and no prayer: the wand's hole takes the hero
+    away from it, a level deeper, in one turn."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(room_des(ROOM, "OBJECT:('/',\"digging\"),(1,1)\nMONSTER:('d',\"jackal\"),(2,1),hostile",
+                            hero=(1, 1)), seed=0, role="valkyrie", race="human", gender="female",
+                   alignment="neutral")
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert (await api.engrave("x", wand.slot)).success  # now a known wand of digging
+    state = await game_state(api)
+    state["stats"].hp = 2
+    d = await decide(Autopilot(), api, SKILLS, state)
+    assert d.skill_name == "dig_down" and d.params["levels"] == 1, d

@@ -251,3 +251,16 @@ async def test_an_archeologist_fallen_into_a_shop_walks_out_of_its_door_and_digs
     assert (await api.get_stats()).dungeon_level == 2
     assert "grabs your backpack" not in await message_log(api)
     assert any(i.text and PICK.search(i.text) for i in await api.get_inventory())
+
+
+async def test_a_wand_of_digging_zaps_down_with_a_hostile_jackal_next_to_the_hero(room):
+    """A wand's hole opens in the one turn of the zap and the hero falls away from what
+    stands beside it: a way out of a losing fight, where a pick (five turns a level) stops."""
+    api = room("OBJECT:('/',\"digging\"),(2,2)\nMONSTER:('d',\"jackal\"),(3,2),hostile")
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert (await api.engrave("x", wand.slot)).success  # "gravel flies up": now a known wand of digging
+    hero = await api.get_position()
+    assert any(m.name == "jackal" and m.position.is_adjacent(hero) for m in await api.get_visible_monsters())
+    r = (await run_skill(api, "dig_down", levels=1, min_hp=0.0)).result
+    assert r.stopped_reason == "dug" and (await api.get_stats()).dungeon_level == 2, r

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ...api.models import HungerState
 from .autopilot_context import SURVIVE, Situation, invoke, press
+from .diving import is_wand
 
 if TYPE_CHECKING:
     from ..decisions import AgentDecision
@@ -84,6 +85,12 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
     if major and timeout <= 200 and ok("pray_when_safe"):
         return invoke("pray_when_safe", {}, "HP is critical and prayer should be safe")
+    # A wand of digging zapped down: a hole in one turn, and the hero falls away from all
+    # but the monsters that follow across levels (a diver's way out, and a level deeper).
+    wand = pilot.dive.digging_tool(inventory)
+    if major and adjacent and is_wand(wand) and stats.branch != "Sokoban" and ok("dig_down"):
+        return invoke("dig_down", {"levels": 1, "min_hp": 0.0, "stop_on_hunger": False},
+                      f"HP is critical with a {adjacent[0].name} next to me: zap the wand of digging down")
     # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
     # of sleep at a sleeping fox seven times running, never hit it, and died when it woke).
     asleep = [m for m in adjacent if s.asleep.get(m.name, -1) >= stats.turn]

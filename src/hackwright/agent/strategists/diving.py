@@ -43,6 +43,11 @@ def digging_tool(inventory, empty: frozenset = frozenset()) -> Optional[Any]:
     return wands[0] if wands else None
 
 
+def is_wand(item) -> bool:
+    """A wand (of digging, for ``digging_tool``'s answer), not a pick."""
+    return bool(item is not None and DIGGING_WAND.search(item.text or "") and not DIGGING_TOOL.search(item.text or ""))
+
+
 @dataclass
 class DiveStep:
     """One decision of the diving policy: a skill with its parameters and why."""
@@ -167,6 +172,10 @@ class DivePolicy:
             return DiveStep("retreat_upstairs", {"force": True},
                             f"I have the {tool.name or tool.text}: climb out of the Mines to dig in the main dungeon")
         near = [m for m in hostile if m.position.steps_to(hero) <= 3]
+        if is_wand(tool) and stats.branch != "Sokoban" and ok("dig_down"):
+            # A zap a level: neither hunger nor a monster nearby is a reason to wait.
+            return DiveStep("dig_down", {"min_hp": 0.0, "stop_on_hunger": False},
+                            f"dive: zap the {tool.name or tool.text} down, a level a turn")
         if self.diving(role, stats, inventory) and not near and hp_frac >= 0.6 and not hungry_weak \
                 and stats.branch != "Sokoban" and ok("dig_down"):
             return DiveStep("dig_down", {"min_hp": 0.5},
