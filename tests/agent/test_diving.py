@@ -209,3 +209,26 @@ async def test_a_dying_hero_with_a_wand_of_digging_zaps_down_out_of_the_fight(ma
     state["stats"].hp = 2
     d = await decide(Autopilot(), api, SKILLS, state)
     assert d.skill_name == "dig_down" and d.params["levels"] == 1, d
+
+
+def test_a_wizard_hunts_the_mines_dwarves_for_a_pick_a_priest_as_weak_in_melee_does_not():
+    """Force bolt kills a dwarf before he swings: Wizards, Rangers and Rogues hunt the
+    Mines for a pick as melee-fit heroes do, from the first experience level (over seeds
+    0-159, 62 games reached Dlvl 10 so against 58; gated to XL 3, 58)."""
+    from types import SimpleNamespace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Alignment, HungerState, Stats
+
+    def stats(xl):
+        return Stats(hp=12, max_hp=12, pw=9, max_pw=9, ac=9, xp_level=xl, xp_points=0, gold=0, strength=10,
+                     dexterity=14, constitution=12, intelligence=17, wisdom=12, charisma=10,
+                     hunger=HungerState.NOT_HUNGRY, encumbrance="Unencumbered", alignment=Alignment.CHAOTIC,
+                     dungeon_level=3, turn=500)
+
+    api = SimpleNamespace(hero_race="human")
+    for role, xl, welcome in (("Wizard", 1, True), ("Ranger", 1, True), ("Priest", 3, False)):
+        pilot = Autopilot()
+        pilot._role = role
+        avoided = pilot._avoid_branches(api, pilot.state, (0, 3), stats(xl))
+        assert (avoided == ()) is welcome, (role, xl, avoided)

@@ -325,7 +325,7 @@ class Autopilot:
     def _hunt_possible(self, s: "AutopilotState", stats) -> bool:
         """Whether this hero would hunt the Mines' dwarves for a pick if it were there."""
         return not s.mines_hunt_over and self.dive.digging_tool(self._inventory) is None and \
-            self.fit_for_dwarves(stats)
+            self.dwarf_hunter(stats)
 
     def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int],
                         stats=None) -> tuple[str, ...]:
@@ -357,6 +357,11 @@ class Autopilot:
                                    self._role, weapon, weapon_text)
         return odds.expected_damage <= self.DWARF_FIGHT_SHARE * max(1, stats.max_hp)
 
+    def dwarf_hunter(self, stats) -> bool:
+        """Whether the hero can take a dwarf's pick from him: fit to fight one in melee, or
+        of a role that kills one from afar (diving.py SHOOTERS)."""
+        return self._role.lower() in self.dive.SHOOTERS or self.fit_for_dwarves(stats)
+
     def _mines_hunt(self, s: "AutopilotState", stats, level_key: tuple[int, int], ok):
         if stats.branch != "Gnomish Mines" or s.mines_hunt_over:
             return None
@@ -365,7 +370,7 @@ class Autopilot:
             # would climb out and come straight back down, for the rest of the hunt.
             s.mines_hunt_over = True
             return None
-        if self.dive.digging_tool(self._inventory) is not None or not self.fit_for_dwarves(stats):
+        if self.dive.digging_tool(self._inventory) is not None or not self.dwarf_hunter(stats):
             return None
         if stats.level_in_branch > self.MINES_HUNT_LEVELS:
             return None
@@ -421,8 +426,7 @@ class Autopilot:
             params["dive"] = True
         if piles:
             params["known_piles"] = piles
-        if self.dive.digging_tool(self._inventory) is None and (
-                self._role.lower() in self.dive.SHOOTERS or self.fit_for_dwarves(stats)):
+        if self.dive.digging_tool(self._inventory) is None and self.dwarf_hunter(stats):
             # A dwarf coming into view is a pick-axe to take (diving.py), not a fight to
             # wait for: exploring hands back at once.
             params["watch_for"] = ["dwarf"]
