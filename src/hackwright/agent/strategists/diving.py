@@ -44,8 +44,8 @@ def digging_tool(inventory, empty: frozenset = frozenset()) -> Optional[Any]:
 
 
 def is_wand(item) -> bool:
-    """A wand (of digging, for ``digging_tool``'s answer), not a pick."""
-    return bool(item is not None and DIGGING_WAND.search(item.text or "") and not DIGGING_TOOL.search(item.text or ""))
+    """Whether ``digging_tool``'s answer is a wand of digging (not a pick)."""
+    return item is not None and bool(DIGGING_WAND.search(item.text or ""))
 
 
 @dataclass

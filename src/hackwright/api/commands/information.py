@@ -185,7 +185,7 @@ class InformationCommands(ApiCore):
             return []
         mem.looked_under |= covered
         found: list[HiddenFeature] = []
-        for y, x in zip(*np.nonzero(G.IS_ITEM[mem.glyphs])):
+        for y, x in zip(*np.nonzero(covered)):
             glyph = int(view[y, x])
             name = G.feature(glyph)
             if name in self._UNDER_OBJECTS and int(mem.terrain[y, x]) != glyph:

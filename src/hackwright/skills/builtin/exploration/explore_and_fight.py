@@ -243,7 +243,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     watched = {str(n) for n in (watch_for or ())}
     # (Those already near at the start were the caller's to act on: only newcomers hand back.)
     already_near = {m.position for m in await nh.get_visible_monsters()
-                    if m.name in watched and m.position.steps_to(start.position) <= 7}
+                    if m.name in watched and m.position.steps_to(start.position) <= 7} if watched else set()
 
     async def done(reason, success, **data):
         now = await nh.get_stats()

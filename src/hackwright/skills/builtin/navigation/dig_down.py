@@ -35,10 +35,11 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     Uses a pick-axe or dwarvish mattock from the pack, or else an identified wand of
     digging with charges left (one charge a level). Before each level it checks that
     it is safe to go on: HP at least `min_hp` of max, not Weak from hunger, no hostile
-    monster next to the hero (a pick only: a wand's hole opens in one turn and the hero
-    falls away from it, so zapping down is also a way out of a losing fight). Stairs, altars, fountains, thrones, sinks and graves
-    cannot be dug: it steps to an adjacent plain floor square first. Fallen into a
-    shop, it walks out through the door (nh.shop_exit) and digs outside. After each fall
+    monster next to the hero (a pick only: a wand's hole opens in one turn and the
+    hero falls away from it, so zapping down is also a way out of a losing fight).
+    Stairs, altars, fountains, thrones, sinks and graves cannot be dug: it steps to
+    an adjacent plain floor square first. Fallen into a shop, it walks out through
+    the door (nh.shop_exit) and digs outside. After each fall
     it looks around: landing in water or lava, or near (6 squares) a hostile much
     stronger than the hero (threat_level > xp_level + 4; with `elbereth` only one
     that ignores it), stops it. Applying a pick wields it; with `rewield` the
@@ -194,8 +195,8 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             return await finish("hungry", False, hunger=stats.hunger.value)
         # (A wand's hole opens in the one turn of the zap, and the hero falls away from
         # whatever stands beside it: no reason to stop for a monster then.)
-        near = [m for m in _hostiles(await nh.get_visible_monsters()) if m.position.is_adjacent(stats.position)
-                and kind == "pick"]
+        near = [] if kind == "wand" else [m for m in _hostiles(await nh.get_visible_monsters())
+                                          if m.position.is_adjacent(stats.position)]
         if near and (not guarded or any(m.ignores_elbereth for m in near)):
             return await finish("monster", False, monster=near[0].name, at=(near[0].position.x, near[0].position.y))
         if near:
