@@ -140,3 +140,36 @@ def test_rows_are_sqlite_rows(tmp_path):
     conn = connect(tmp_path / "r.db")
     row = conn.execute("SELECT 1 AS one").fetchone()
     assert isinstance(row, sqlite3.Row) and row["one"] == 1
+
+
+def _read_and_close(path: str) -> None:
+    """Another program's reader: opens the database, reads, closes."""
+    conn = sqlite3.connect(path)
+    conn.execute("SELECT COUNT(*) FROM skill_executions").fetchone()
+    conn.close()
+
+
+def test_a_reader_in_another_process_never_pulls_the_journal_from_under_this_one(tmp_path):
+    """An eval writes its run database for minutes while a researcher looks into it with
+    sqlite3. The checked open that the skill library makes beside the run's own connection
+    must leave this process's locks alone: when the reader closed, believing itself the
+    last user, it deleted the -wal and -shm files, the eval's writes failed with "disk
+    I/O error" and the next checked open moved the whole run database aside."""
+    path = tmp_path / "runs.db"
+    run = connect(path, check=False)
+    run.execute("INSERT INTO skill_executions (skill_name) VALUES ('before')")
+    library = connect(path)  # checked, in the same process, while the run's connection is open
+    ctx = multiprocessing.get_context("spawn")
+    for _ in range(2):
+        reader = ctx.Process(target=_read_and_close, args=(str(path),))
+        reader.start()
+        reader.join(60)
+        assert reader.exitcode == 0
+        assert (tmp_path / "runs.db-wal").exists(), "the reader deleted the journal of a database in use"
+        run.execute("INSERT INTO skill_executions (skill_name) VALUES ('run')")
+        library.execute("INSERT INTO skill_executions (skill_name) VALUES ('library')")
+        again = connect(path)
+        assert again.recovered_from is None, "a database in use was moved aside as corrupt"
+        again.close()
+    assert run.execute("SELECT COUNT(*) FROM skill_executions").fetchone()[0] == 5
+    assert not list(tmp_path.glob("runs.db.corrupt-*"))

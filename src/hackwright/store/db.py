@@ -46,7 +46,6 @@ from typing import Iterator, Literal, Optional, Sequence, Union
 
 log = logging.getLogger("hackwright.store")
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 DEFAULT_BUSY_TIMEOUT_MS = 30_000
 
 # ---------------------------------------------------------------- migrations
@@ -264,13 +263,11 @@ def connect(
         p.parent.mkdir(parents=True, exist_ok=True)
     recovered: Optional[tuple[Path, str]] = None
     if not memory and check:
-        reason = _header_problem(p)
+        conn = _open(p, busy_timeout_ms)
+        reason = _integrity_problem(conn)
         if reason is None:
-            conn = _open(p, busy_timeout_ms)
-            reason = _integrity_problem(conn)
-            if reason is None:
-                return _finish(conn, p, steps, None)
-            conn.close()
+            return _finish(conn, p, steps, None)
+        conn.close()
         moved = _move_aside(p, reason)
         if on_corrupt == "raise":
             raise CorruptDatabaseError(p, moved, reason)
@@ -328,27 +325,29 @@ def _retry_locked(fn, attempts: int = 50, delay: float = 0.05):
 
 
 # ---------------------------------------------------------------- corruption
-def _header_problem(p: Path) -> Optional[str]:
-    try:
-        size = p.stat().st_size
-    except FileNotFoundError:
-        return None
-    if size == 0:
-        return None  # a new, empty database
-    with open(p, "rb") as f:
-        head = f.read(len(SQLITE_HEADER))
-    if head != SQLITE_HEADER:
-        return "not an SQLite database (wrong file header)"
-    return None
-
-
+# The file is read through SQLite only, never opened by hand: closing any descriptor of
+# a database file drops every POSIX lock this process holds on it (the store's other
+# connections' too), and another process's reader that then closes believes itself the
+# last one and deletes the -wal and -shm files under them ("disk I/O error" from then on).
 def _integrity_problem(conn: sqlite3.Connection) -> Optional[str]:
-    try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.DatabaseError as e:
-        if isinstance(e, sqlite3.OperationalError) and ("locked" in str(e) or "busy" in str(e)):
-            raise
-        return f"unreadable: {e}"
+    for attempt in range(5):
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+            break
+        except sqlite3.DatabaseError as e:
+            text = str(e)
+            if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+                raise
+            if "file is not a database" in text:
+                return "not an SQLite database (wrong file header)"
+            if "disk I/O error" in text:
+                # The disk or the -shm file, not the database: never a reason to move a
+                # file aside that other processes may be writing. Try again, then say so.
+                if attempt == 4:
+                    raise
+                time.sleep(0.1 * (attempt + 1))
+                continue
+            return f"unreadable: {e}"
     problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
     if problems:
         more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
