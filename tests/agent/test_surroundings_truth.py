@@ -91,6 +91,22 @@ async def test_down_stairs_known_to_lead_into_the_mines_are_shown_as_such(make_a
     assert f"({downs[0].x},{downs[0].y})" in plain
 
 
+async def test_two_down_stairs_say_which_one_the_hero_has_never_taken(make_api):
+    # On the level where the Gnomish Mines begin, one of two down stairs is theirs; the map
+    # shows both alike. Those the hero went down (and came back up) are known to stay.
+    rows = ["---------", "|.......|", "|.......|", "---------"]
+    api = make_api(room_des(rows, "STAIR:(7,1),down\nSTAIR:(7,2),down"), role="valkyrie")
+    await api.get_current_level()
+    level = api._level_memory()
+    first, second = level.all_stairs_down
+    text = await surroundings(api)
+    assert text.count("Down stairs (never taken") == 2
+    level.note_stairs_taken(first)  # what go_down records
+    text = await surroundings(api)
+    assert f"({first.x},{first.y})" in line_of(text, "Down stairs (staying in the Dungeons of Doom)")
+    assert f"({second.x},{second.y})" in line_of(text, "Down stairs (never taken")
+
+
 async def test_arriving_in_a_lit_room_claims_no_share_of_the_level_explored(make_api):
     # A lit room with one doorway to a corridor leading off: on arrival nearly all known
     # squares are room floor already seen, which is no measure of the level.

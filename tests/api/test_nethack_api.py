@@ -65,6 +65,21 @@ async def test_the_level_map_knows_the_stairs_and_its_branch(make_api):
     assert level.tiles[level.stairs_down.y][level.stairs_down.x].feature == "stairs down"
 
 
+async def test_down_stairs_once_crossed_are_no_longer_untried(make_api):
+    # Two staircases drawn down; NetHack makes the last one drawn the level's real one.
+    des = room_des(ROOM, "STAIR:(5,3),down\nSTAIR:(2,1),down")
+    api = make_api(des)
+    level = await api.get_current_level()
+    real = level.stairs_down
+    assert len(level.untried_stairs_down) == 2 and real in level.untried_stairs_down
+    assert (await api.move("e")).success and await api.get_position() == real
+    assert (await api.go_down()).success
+    assert (await api.go_up()).success  # back on the stairs just taken
+    level = await api.get_current_level()
+    assert real not in level.untried_stairs_down and len(level.untried_stairs_down) == 1
+    assert level.stairs_down == real  # still the way down
+
+
 # ------------------------------------------------------------------ the keyboard
 async def test_a_pickup_menu_with_three_items_takes_only_the_chosen_one(make_api):
     des = room_des(

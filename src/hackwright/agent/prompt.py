@@ -189,20 +189,25 @@ def _branch_words(branch: str) -> str:
 
 def _stairs_lines(mem, level, hero: Position) -> list[str]:
     """One line per known staircase; those known to lead into another branch say where."""
+    taken: set = set()
     if mem is not None:
         ways = [("Down", p) for p in mem.all_stairs_down] + [("Up", p) for p in mem.all_stairs_up]
         branch_of = dict(mem.branch_stairs)
+        taken = mem.stairs_taken
     else:
         ways = [("Down", level.stairs_down)] if level.stairs_down else []
         ways += [("Up", level.stairs_up)] if level.stairs_up else []
         branch_of = {level.stairs_down: level.stairs_down_branch} if level.stairs_down_branch else {}
+    downs = sum(1 for w, _ in ways if w == "Down")
     out = []
     for way, p in ways:
         other = branch_of.get(p)
         if other:
             head = f"{way} stairs to {_branch_words(other)} (another branch)"
-        elif any(w == way and q in branch_of for w, q in ways):
+        elif any(w == way and q in branch_of for w, q in ways) or (way == "Down" and p in taken and downs > 1):
             head = f"{way} stairs (staying in {_branch_words(level.branch)})"
+        elif way == "Down" and downs > 1:
+            head = "Down stairs (never taken: where they lead is not known yet)"
         else:
             head = f"{way} stairs"
         out.append(f"{head}: {_direction_words(hero, p)} at ({p.x},{p.y}).")

@@ -288,6 +288,9 @@ class DungeonLevel:
     # The branch ``stairs_down`` leads into when it leaves this level's branch and that is
     # known (e.g. "Gnomish Mines" once taken); None for the branch's own way down.
     stairs_down_branch: Optional[str] = None
+    # Known down stairs the hero has never crossed, so where they lead is unknown: on the
+    # level where a branch begins (the Gnomish Mines, on Dlvl 2-4), one of two is the branch's.
+    untried_stairs_down: list[Position] = field(default_factory=list)
 
     def tile_at(self, pos: Position) -> Tile:
         """The tile at ``pos``: ``tiles[pos.y][pos.x]``."""

@@ -82,7 +82,7 @@ def _level_to_wire(level: models.DungeonLevel) -> dict:
     return {
         _LV: [level.level_number, level.branch, level.explored_percentage, level.stairs_up, level.stairs_down,
               level.level_in_branch, len(level.tiles), len(level.tiles[0]) if level.tiles else 0,
-              level.stairs_down_branch],
+              level.stairs_down_branch, level.untried_stairs_down],
         "ch": "".join(t.char for t in flat),
         "g": [t.glyph for t in flat],
         "d": [word(t.description) for t in flat],
@@ -98,7 +98,7 @@ _POSITIONS: dict[tuple[int, int], list[list[models.Position]]] = {}
 
 
 def _level_from_wire(d: dict) -> models.DungeonLevel:
-    number, branch, pct, up, down, in_branch, rows, cols, down_branch = d[_LV]
+    number, branch, pct, up, down, in_branch, rows, cols, down_branch, untried = d[_LV]
     grid = _POSITIONS.get((rows, cols))
     if grid is None:  # Positions are immutable: one grid serves every level
         grid = _POSITIONS[(rows, cols)] = [[models.Position(x, y) for x in range(cols)] for y in range(rows)]
@@ -119,7 +119,7 @@ def _level_from_wire(d: dict) -> models.DungeonLevel:
                             bool(f & 4), words[t] if t >= 0 else None, words[fe] if fe >= 0 else None, sc[i]))
             i += 1
         tiles.append(row)
-    return models.DungeonLevel(number, branch, tiles, pct, up, down, in_branch, down_branch)
+    return models.DungeonLevel(number, branch, tiles, pct, up, down, in_branch, down_branch, list(untried))
 
 
 def _default(obj: Any) -> Any:

@@ -206,3 +206,33 @@ async def test_explore_and_fight_hands_back_when_a_watched_for_dwarf_comes_near(
     api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
     r = (await run_skill(api, "explore_and_fight", budget=200, linger_turns=100)).result
     assert r.stopped_reason != "sighted", r
+
+
+# Two down staircases drawn on one level: NetHack keeps one real down staircase per level
+# made from a des-file (the one at (4,1)); the other (7,2) only looks like stairs, and
+# pressing '>' there says "You can't go down here." The real one is first in reading
+# order, so a hero that takes the first stairs it knows never tries the other.
+TWO_STAIRS = ["---------", "|.......|", "|.......|", "---------"]
+TWO_STAIRS_EXTRA = "STAIR:(7,2),down\nSTAIR:(4,1),down"
+
+
+async def test_explore_and_fight_looking_for_a_branch_climbs_back_and_tries_the_other_down_stairs(make_api):
+    """On the levels where the Gnomish Mines may begin, a hero who wants them takes the
+    stairs it has never crossed, and comes straight back up from stairs that led on in
+    the same branch to try the level's other ones."""
+    from tests.conftest import room_des
+
+    des = room_des(TWO_STAIRS, TWO_STAIRS_EXTRA, hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    assert len((await api.get_current_level()).untried_stairs_down) == 2
+    r = (await run_skill(api, "explore_and_fight", mode="sandbox", descend=True, dive=True, max_depth=2,
+                         seek_branch_on=[1], budget=100)).result
+    assert (await api.get_stats()).dungeon_level == 2, r
+    log = await message_log(api)
+    assert "You can't go down here" in log, "the hero never tried the second stairs"
+    # Without seek_branch_on a diver goes down the stairs it knows and never tries the other.
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    r = (await run_skill(api, "explore_and_fight", mode="sandbox", descend=True, dive=True, max_depth=2,
+                         budget=100)).result
+    assert (await api.get_stats()).dungeon_level == 2, r
+    assert "You can't go down here" not in await message_log(api)

@@ -202,9 +202,14 @@ class DoorAndStairCommands(ApiCore):
 
     def _note_branch_crossing(self, before: tuple[int, int, str, Position], up: bool) -> None:
         """Stairs that changed branch (into the Gnomish Mines, back out of them) are
-        remembered on the main-branch level, so ``stairs_down`` prefers the other way."""
+        remembered on the main-branch level, so ``stairs_down`` prefers the other way;
+        every down staircase crossed is remembered as tried (``untried_stairs_down``)."""
         dnum, dlevel, branch, pos = before
         now = self._where()
+        # Either way, the down stairs crossed now lead somewhere known.
+        crossed = self._maps.get(dnum, dlevel) if not up else self._level_memory()
+        if crossed is not None:
+            crossed.note_stairs_taken(pos if not up else now[3])
         if now[0] == dnum:
             return
         if not up:

@@ -78,6 +78,8 @@ class LevelMemory:
         self._grid: Optional[_Grid] = None  # search tables, None when stale
         self._stairs: Optional[tuple[list[Position], list[Position]]] = None
         self.branch_stairs: dict[Position, str] = {}  # stairs known to lead into another branch
+        # Down stairs whose far end the hero knows: taken down, or arrived on from below.
+        self.stairs_taken: set[Position] = set()
         self.stashes: set[Position] = set()
         self.looked_under = np.zeros(shape, dtype=bool)  # object squares #terrain has shown the ground of
 
@@ -226,6 +228,16 @@ class LevelMemory:
         """Record that the stairs at ``pos`` lead into ``branch`` (another branch than this level's)."""
         self.branch_stairs[pos] = branch
 
+    def note_stairs_taken(self, pos: Position) -> None:
+        """Record that the hero has crossed the down stairs at ``pos`` (either way)."""
+        self.stairs_taken.add(pos)
+
+    @property
+    def untried_stairs_down(self) -> list[Position]:
+        """Known down stairs the hero has never crossed: where they lead is unknown (on
+        the level where a branch begins, one of two is the branch's)."""
+        return [p for p in self._find_stairs()[1] if p not in self.stairs_taken and p not in self.branch_stairs]
+
     @property
     def all_stairs_up(self) -> list[Position]:
         """Every known up staircase/ladder (a branch level can have two)."""
@@ -285,6 +297,7 @@ class LevelMemory:
             stairs_down=self.stairs_down,
             level_in_branch=self.dlevel if level_in_branch is None else level_in_branch,
             stairs_down_branch=self.branch_stairs.get(self.stairs_down) if self.stairs_down else None,
+            untried_stairs_down=self.untried_stairs_down,
         )
 
 

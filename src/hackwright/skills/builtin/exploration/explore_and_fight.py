@@ -72,6 +72,11 @@ Parameters:
         when a hostile one comes within 7 squares that was not that near when the
         call began, so the caller can go for what it carries (a dwarf's pick-axe)
         before it comes to blows on its own terms (default ())
+    seek_branch_on: with descend, dungeon levels on which to look for a branch's down
+        stairs ([2, 3, 4]: the Gnomish Mines begin on one of them): the level is explored
+        whole even with dive, stairs never crossed are taken before the known way on,
+        and stairs that turn out to lead on in the same branch are climbed straight
+        back while the level left has other untried ones (default ())
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -208,7 +213,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
                             dive: bool = False, stop_on_branch_change: bool = False,
-                            stop_when_outmatched: bool = False, watch_for: list = ()):
+                            stop_when_outmatched: bool = False, watch_for: list = (),
+                            seek_branch_on: list = ()):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -241,6 +247,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
     unreachable = set()  # frontiers of this level every walk to failed: look elsewhere
     watched = {str(n) for n in (watch_for or ())}
+    seek_levels = {int(n) for n in (seek_branch_on or ())}
+    refused = set()  # stairs that would not take the hero down in this call
     # (Those already near at the start were the caller's to act on: only newcomers hand back.)
     already_near = {m.position for m in await nh.get_visible_monsters()
                     if m.name in watched and m.position.steps_to(start.position) <= 7} if watched else set()
@@ -632,7 +640,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if descend:
             await nh.reveal_terrain()  # down stairs under an object (NetHack is asked only when new objects show)
         target = frontier = None if frontiers_hopeless else await nh.find_unexplored(avoid=unreachable)
-        if dive and descend and target is not None and stats.dungeon_level < max_depth:
+        seeking = descend and stats.dungeon_level in seek_levels
+        if dive and descend and target is not None and stats.dungeon_level < max_depth and not seeking:
             # Diving: the way down is known, so the rest of the level can wait.
             level = await nh.get_current_level()
             # (Only when a path leads there: stairs seen across a chasm are explored to.)
@@ -676,6 +685,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                                   stairs_down_branch=level.stairs_down_branch,
                                   explored_percentage=round(level.explored_percentage, 1))
             target = level.stairs_down
+            if seeking:
+                # Looking for a branch: stairs never crossed first (one of two is the branch's).
+                for p in level.untried_stairs_down:
+                    if p not in refused and (p == hero or await nh.find_path(p)):
+                        target = p
+                        break
             if hero == target:
                 if stats.hp < stats.max_hp * descend_min_hp and stats.hunger.severity < HungerState.HUNGRY.severity:
                     # Arriving hurt is how heroes die: heal on the stairs first. (Not when
@@ -694,11 +709,20 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if res.game_over:
                     return await done("game_over", False)
                 if not res.success:
+                    refused.add(target)
                     stuck += 1
                     if stuck > 3:
                         return await done("stuck", False, target=target, error=res.error)
                     continue
                 after = await nh.get_stats()
+                if seeking and after.branch == stats.branch and any(
+                        p != target and p not in refused for p in level.untried_stairs_down):
+                    # The same branch's way on: back up, for the level's other untried stairs.
+                    back = await nh.go_up()
+                    actions += 1
+                    if back.game_over:
+                        return await done("game_over", False)
+                    continue
                 if stop_on_branch_change and after.branch != stats.branch and after.branch not in avoid_branches:
                     return await done("branch_changed", True, branch=after.branch)
                 if after.branch in avoid_branches and stats.branch not in avoid_branches:
