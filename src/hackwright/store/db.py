@@ -312,6 +312,18 @@ def _finish(
     return conn
 
 
+def _retry_io(fn, attempts: int = 5):
+    """Run ``fn``, retrying a few times while SQLite says "disk I/O error" (transient
+    under load with several processes on one WAL database)."""
+    for i in range(attempts):
+        try:
+            return fn()
+        except sqlite3.OperationalError as e:
+            if "disk I/O error" not in str(e) or i == attempts - 1:
+                raise
+            time.sleep(0.1 * (i + 1))
+
+
 def _retry_locked(fn, attempts: int = 50, delay: float = 0.05):
     """Run ``fn``, retrying while SQLite says the database is locked (a few
     pragmas do not wait on busy_timeout)."""
@@ -330,24 +342,18 @@ def _retry_locked(fn, attempts: int = 50, delay: float = 0.05):
 # connections' too), and another process's reader that then closes believes itself the
 # last one and deletes the -wal and -shm files under them ("disk I/O error" from then on).
 def _integrity_problem(conn: sqlite3.Connection) -> Optional[str]:
-    for attempt in range(5):
-        try:
-            rows = conn.execute("PRAGMA quick_check").fetchall()
-            break
-        except sqlite3.DatabaseError as e:
-            text = str(e)
-            if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
-                raise
-            if "file is not a database" in text:
-                return "not an SQLite database (wrong file header)"
-            if "disk I/O error" in text:
-                # The disk or the -shm file, not the database: never a reason to move a
-                # file aside that other processes may be writing. Try again, then say so.
-                if attempt == 4:
-                    raise
-                time.sleep(0.1 * (attempt + 1))
-                continue
-            return f"unreadable: {e}"
+    try:
+        rows = _retry_io(lambda: conn.execute("PRAGMA quick_check").fetchall())
+    except sqlite3.DatabaseError as e:
+        text = str(e)
+        # Locked, busy or a disk I/O error that outlived its retries: the disk or another
+        # process, not the file, and never a reason to move aside a file in use.
+        if isinstance(e, sqlite3.OperationalError) and any(
+                w in text for w in ("locked", "busy", "disk I/O error")):
+            raise
+        if "file is not a database" in text:
+            return "not an SQLite database (wrong file header)"
+        return f"unreadable: {e}"
     problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
     if problems:
         more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""

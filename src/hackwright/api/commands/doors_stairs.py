@@ -206,18 +206,17 @@ class DoorAndStairCommands(ApiCore):
         every down staircase crossed is remembered as tried (``untried_stairs_down``)."""
         dnum, dlevel, branch, pos = before
         now = self._where()
-        # Either way, the down stairs crossed now lead somewhere known.
-        crossed = self._maps.get(dnum, dlevel) if not up else self._level_memory()
-        if crossed is not None:
-            crossed.note_stairs_taken(pos if not up else now[3])
-        if now[0] == dnum:
-            return
-        if not up:
+        if up:
+            here = self._level_memory()
+            here.note_stairs_taken(now[3])  # arrived on the down stairs of the level above
+            if now[0] != dnum:
+                here.note_branch_stairs(now[3], branch)
+        else:
             old = self._maps.get(dnum, dlevel)
             if old is not None:
-                old.note_branch_stairs(pos, now[2])
-        else:
-            self._level_memory().note_branch_stairs(now[3], branch)
+                old.note_stairs_taken(pos)
+                if now[0] != dnum:
+                    old.note_branch_stairs(pos, now[2])
 
     def _stairs_hint(self, way: str) -> str:
         mem = self._level_memory()
