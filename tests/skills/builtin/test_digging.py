@@ -57,6 +57,21 @@ async def test_dig_down_on_the_up_stairs_steps_off_them_first_and_digs(room):
     assert (await api.get_stats()).dungeon_level == 2
 
 
+async def test_a_monk_who_dug_down_with_a_pick_axe_fights_bare_handed_again(room):
+    """Applying a pick wields it; a Monk's weapon is his bare hands (martial arts), so
+    after digging his hands are emptied again rather than left holding the pick."""
+    api = room("OBJECT:('(',\"pick-axe\"),(2,2)",
+               character=dict(role="monk", race="human", gender="male", alignment="neutral"))
+    assert (await api.pickup()).success
+    assert not any(i.equipped == "weapon" for i in await api.get_inventory())
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.data["levels"] == 1, r
+    assert r.data["wielded_again"] == "bare hands", r
+    assert (await api.get_stats()).dungeon_level == 2
+    assert not any(i.equipped == "weapon" for i in await api.get_inventory())
+    assert await picks_carried(api)
+
+
 async def test_dig_down_without_a_digging_tool_stops_before_spending_a_turn(room):
     api = room()  # a Valkyrie: a long sword and a dagger, nothing to dig with
     where = await api.get_position()

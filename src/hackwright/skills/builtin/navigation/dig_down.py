@@ -10,6 +10,9 @@ STEPS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")
 STEP_OFF = re.compile(r"\bstep off\b")
 WET = re.compile(r"into the (?:water|lava|moat)|You (?:sink|fall) into|You try to crawl out of the (?:water|lava)")
 NO_WEAPON = ("bullwhip",)  # not worth a turn to wield again (an Archeologist fights better with the pick)
+# A Monk's rank titles on the bottom line: a Monk's bare hands are his weapon (martial
+# arts); with a pick in hand he fights unskilled, for a d6 and no staggering blows.
+MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
 
 def _digger(inventory):
@@ -43,7 +46,8 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     it looks around: landing in water or lava, or near (6 squares) a hostile much
     stronger than the hero (threat_level > xp_level + 4; with `elbereth` only one
     that ignores it), stops it. Applying a pick wields it; with `rewield` the
-    weapon held before is wielded again at the end.
+    weapon held before is wielded again at the end (a Monk who fought bare-handed
+    empties his hands again, for his martial arts).
 
     With `elbereth`, each level is dug in two parts: down to the pit (which erases
     any engraving on the square), then Elbereth is engraved in the dust in the pit
@@ -79,6 +83,9 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     inv = await nh.get_inventory()
     tool, kind = _digger(inv)
     weapon0 = next((i for i in inv if i.equipped == "weapon"), None)
+    # A Monk holding the pick (left in hand by an earlier dig) counts as bare-handed.
+    martial = kind == "pick" and (weapon0 is None or weapon0.slot == tool.slot) and \
+        bool(MONK_TITLES.search(await nh.get_screen()))
 
     async def finish(reason, success, **data):
         nonlocal actions
@@ -90,6 +97,13 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 res = await nh.wield(weapon0.slot)  # applying the pick wielded it in the weapon's place
                 actions += 1
                 data["wielded_again"] = weapon0.text if res.success else None
+            s = await nh.get_stats()
+        elif rewield and kind == "pick" and actions and martial and reason != "game_over":
+            held = next((i for i in await nh.get_inventory() if i.equipped == "weapon"), None)
+            if held is not None and held.slot == tool.slot:
+                res = await nh.wield("-")
+                actions += 1
+                data["wielded_again"] = "bare hands" if res.success else None
             s = await nh.get_stats()
         data.update(levels=dug, from_depth=start.dungeon_level, to_depth=s.dungeon_level, engravings=engravings)
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
