@@ -156,6 +156,52 @@ async def test_digging_in_a_shop_in_view_of_its_keeper_is_refused(make_api):
     assert (await api.get_stats()).turn == turn and at_prompt(api)
 
 
+async def test_owing_nothing_an_archeologist_digs_down_through_a_shop_floor_with_in_shop_and_keeps_his_pack(make_api):
+    """A shopkeeper grabs the pack only of a customer who owes him (NetHack's shopdig):
+    one who blocks his door because of the pick-axe lets the hero dig out below."""
+    api = make_api((LEVELS / "tool_shop_keeper_at_door.des").read_text(), seed=0, extra={"options": QUIET},
+                   **ARCHEOLOGIST)
+    assert (await api.move("n")).success  # inside the shop, off the stairs
+    if await api.get_items_here():  # goods here would fall through the hole with him
+        refused = await api.dig("down", in_shop=True)
+        assert not refused.success and "goods lie on this square" in refused.error, refused.error
+        for _ in range(6):  # a stocked shop is bare only by its door, where the keeper paces
+            hero = await api.get_position()
+            taken = {m.position for m in await api.get_visible_monsters()}
+            bare = [t.position for row in (await api.get_current_level()).tiles for t in row
+                    if t.char == "." and t.feature is None and 0 < t.position.steps_to(hero) <= 3
+                    and t.position not in taken]
+            if bare:
+                await api.move_to(bare[0])
+                if await api.get_position() == bare[0]:
+                    break
+            await api.search(2)
+        assert not await api.get_items_here()
+    pack = len(await api.get_inventory())
+    down = await api.dig("down", in_shop=True)
+    assert down.success, "\n".join(down.messages)
+    assert (await api.get_stats()).dungeon_level == 2
+    assert not any("backpack" in m for m in down.messages)
+    assert len(await api.get_inventory()) == pack
+
+
+async def test_carrying_unpaid_goods_dig_in_shop_is_still_refused_naming_them(make_api):
+    api = make_api((LEVELS / "tool_shop_keeper_at_door.des").read_text(), seed=0, extra={"options": QUIET},
+                   **ARCHEOLOGIST)
+    assert (await api.move("n")).success
+    for d in ("e", "e", "s"):
+        if any("unpaid" in i.text for i in await api.get_inventory()):
+            break
+        await api.pickup()
+        await api.move(d)
+    unpaid = [i.slot for i in await api.get_inventory() if "unpaid" in i.text]
+    assert unpaid, [i.text for i in await api.get_inventory()]
+    turn = (await api.get_stats()).turn
+    down = await api.dig("down", in_shop=True)
+    assert not down.success and "unpaid" in down.error and unpaid[0] in down.error, down.error
+    assert (await api.get_stats()).turn == turn and (await api.get_stats()).dungeon_level == 1
+
+
 async def test_apply_with_a_letter_that_is_not_a_tool_fails_naming_the_tools(make_api):
     api = game(make_api)
     food = next(i.slot for i in await api.get_inventory() if i.object_class == "food")

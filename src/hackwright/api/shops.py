@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 from . import glyphs as G, maps
 from .models import Position, ShopExit
 
-_DOORS = (G.S_NDOOR, G.S_VODOOR, G.S_HODOOR, G.S_VCDOOR, G.S_HCDOOR)
+DOOR_CMAPS = (G.S_NDOOR, G.S_VODOOR, G.S_HODOOR, G.S_VCDOOR, G.S_HCDOOR)
 _ORTHOGONAL = ("n", "s", "e", "w")  # no one steps diagonally out of a doorway
 
 
@@ -52,7 +52,7 @@ def shop_exit(mem: maps.LevelMemory, keepers: list[Position], hero: Position) ->
     cmap = G.CMAP_INDEX[mem.terrain]
     ways = []
     for door in shop:
-        if int(cmap[door.y, door.x]) not in _DOORS:
+        if int(cmap[door.y, door.x]) not in DOOR_CMAPS:
             continue
         for d in _ORTHOGONAL:
             out = door.offset(d)

@@ -268,6 +268,22 @@ async def test_an_archeologist_fallen_into_a_shop_walks_out_of_its_door_and_digs
     assert any(i.text and PICK.search(i.text) for i in await api.get_inventory())
 
 
+async def test_an_archeologist_shut_in_a_shop_digs_through_its_floor_from_bare_ground_owing_nothing(play):
+    """A keeper bars his door to a hero with a pick-axe (and this one is locked),
+    but grabs the pack only of one who owes him: from a bare square (goods on the hole's
+    square would fall with the hero and count as stolen) the floor is dug through.
+    (An Archeologist fallen into such a shop on Dlvl 2 starved there after 8,900 turns.)"""
+    api = play("tool_shop_locked_in", hero="archeologist")
+    assert (await api.shop_exit()) is not None
+    pack = len(await api.get_inventory())
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.success, (r.data.get("error"), await api.get_screen())
+    assert (await api.get_stats()).dungeon_level == 2
+    log = await message_log(api)
+    assert "backpack" not in log and "stole" not in log and "You owe" not in log
+    assert len(await api.get_inventory()) == pack
+
+
 async def test_a_wand_of_digging_zaps_down_with_a_hostile_jackal_next_to_the_hero(room):
     """A wand's hole opens in the one turn of the zap and the hero falls away from what
     stands beside it: a way out of a losing fight, where a pick (five turns a level) stops."""

@@ -101,6 +101,8 @@ def _names(keys: set[str]) -> str:
     return ", ".join(names) or "none"
 
 
+_SHOP_FLOOR = "not digging down in a shop while its shopkeeper is in view"
+
 class ToolCommands(ApiCore):
     """Applying tools, digging, forcing locks and disarming traps."""
 
@@ -186,7 +188,8 @@ class ToolCommands(ApiCore):
             res.error = f"{item.slot} ({item.text}) asked {asked!r}, which apply() does not answer; nothing was used"
         return res
 
-    async def dig(self, direction: str, item_letter: Optional[str] = None, stop_at_pit: bool = False) -> ActionResult:
+    async def dig(self, direction: str, item_letter: Optional[str] = None, stop_at_pit: bool = False,
+                  in_shop: bool = False) -> ActionResult:
         """
         Dig in a compass direction ('n', 'ne', … 'nw') or 'down' with a pick-axe or
         dwarvish mattock (the first one in your pack when item_letter is None).
@@ -222,6 +225,15 @@ class ToolCommands(ApiCore):
         the pit erases any engraving on the square, so this is the moment to
         engrave Elbereth: it then guards you while dig('down') finishes the
         hole, the longer part of the work.
+
+        With in_shop=True, digging down on a shop's floor is allowed when you
+        owe its keeper nothing and stand on bare floor: NetHack's `$` must say
+        you have no debt there, nothing you carry may be unpaid, and nothing may
+        lie on your square (goods there fall through the hole with you and count
+        as stolen). A shopkeeper grabs the pack only of a customer who owes
+        him; the one who blocks his door because you carry a pick-axe lets you
+        dig out through the floor. Otherwise it is refused as before, saying
+        why.
         """
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
@@ -247,6 +259,8 @@ class ToolCommands(ApiCore):
                                      or "none"))
         wand = item.object_class == "wand"
         why = self._dig_refusal(d, wand)
+        if why is not None and in_shop and why.startswith(_SHOP_FLOOR):
+            why = await self._shop_dig_risk(inv)
         if why is not None:
             return self._fail(why)
         if wand:
@@ -422,8 +436,8 @@ class ToolCommands(ApiCore):
         shop = self._shop_squares(mem)
         if shop:
             if d == "down" and hero in shop:
-                return ("not digging down in a shop while its shopkeeper is in view: he would grab your pack as you "
-                        "fall (and you would owe for the hole); leave the shop first")
+                return (_SHOP_FLOOR + ": he would grab your pack as you fall if you owe him anything; leave "
+                        "the shop first, or dig(..., in_shop=True) when you owe nothing")
             if d != "down":
                 line = [hero.offset(d)]
                 while wand and line[-1].offset(d).on_map():
@@ -431,6 +445,26 @@ class ToolCommands(ApiCore):
                 if any(p in shop for p in line):
                     return (f"not digging {d}: that is a shop's wall and its shopkeeper is in view (he makes you pay "
                             f"for the damage, and gets angry if you do not); dig elsewhere")
+        return None
+
+    async def _shop_dig_risk(self, inv) -> Optional[str]:
+        """Why a hole here in this shop would cost the pack or anger its keeper (unpaid
+        goods carried, goods on this square, which fall through with the hero and count
+        as stolen, or a debt NetHack's `$` reports), or None. Takes no game time."""
+        hero = self._hero()
+        if int(G.CMAP_INDEX[int(self._level_memory().terrain[hero.y, hero.x])]) in shops.DOOR_CMAPS:
+            return f"{_SHOP_FLOOR}: you stand in its doorway, and a hole there ruins his door (he attacks); step inside"
+        unpaid = [i for i in inv if "unpaid" in (i.text or "")]
+        if unpaid:
+            return (f"{_SHOP_FLOOR}: you carry unpaid goods ({', '.join(i.slot for i in unpaid)}); pay first "
+                    f"(pay_shopkeeper) or drop them")
+        here = await self.get_items_here()
+        if here:
+            return (f"{_SHOP_FLOOR}: goods lie on this square ({here[0].text}); they would fall through the hole "
+                    f"with you and count as stolen: stand on bare floor")
+        said = " ".join(self._act("$").messages)
+        if "You owe" in said:
+            return f"{_SHOP_FLOOR}: you owe the shopkeeper ({said.strip()[:120]}); pay first"
         return None
 
     def _shop_squares(self, mem: maps.LevelMemory) -> set[Position]:

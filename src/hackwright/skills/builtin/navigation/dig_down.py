@@ -42,7 +42,9 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     hero falls away from it, so zapping down is also a way out of a losing fight).
     Stairs, altars, fountains, thrones, sinks and graves cannot be dug: it steps to
     an adjacent plain floor square first. Fallen into a shop, it walks out through
-    the door (nh.shop_exit) and digs outside. After each fall
+    the door (nh.shop_exit) and digs outside; when its keeper bars the door (he does
+    while a pick-axe is carried), it digs through the shop's floor from a bare square
+    if nothing is owed (nh.dig with in_shop=True). After each fall
     it looks around: landing in water or lava, or near (6 squares) a hostile much
     stronger than the hero (threat_level > xp_level + 4; with `elbereth` only one
     that ignores it), stops it. Applying a pick wields it; with `rewield` the
@@ -193,12 +195,43 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 return None
         return await nh.shop_exit() is None
 
+    async def bare_shop_floor():
+        """Stand on a bare square of the shop (goods on the hole's square would fall with
+        the hero and count as stolen): True when there, False when none could be reached.
+        A stocked shop keeps bare only the squares by its door, where its keeper paces."""
+        nonlocal actions
+        for _ in range(4):
+            hero = await nh.get_position()
+            level = await nh.get_current_level()
+            if level.tile_at(hero).feature is None and not await nh.get_items_here():
+                return True  # (never the doorway: a hole there ruins the keeper's door)
+            taken = {m.position for m in await nh.get_visible_monsters()}
+            spots = sorted((t.position for row in level.tiles for t in row
+                            if t.char == "." and t.feature is None and t.is_walkable and t.position not in taken
+                            and 0 < t.position.steps_to(hero) <= 8), key=lambda p: p.steps_to(hero))
+            for spot in spots[:3]:
+                for _ in range(3):  # each square of goods on the way ends a walk ("You see here ...")
+                    if await nh.get_position() == spot:
+                        break
+                    res = await nh.move_to(spot)
+                    actions += 1
+                    if res.game_over:
+                        return False
+                if await nh.get_position() == spot and not await nh.get_items_here():
+                    return True
+            res = await nh.search(2)  # the keeper paces by his door: give him time to step off
+            actions += 1
+            if res.game_over:
+                return False
+        return False
+
     if tool is None:
         return await finish("no_tool", False, hint="get a pick-axe (get_digging_tool) or take the stairs")
     guarded = elbereth and kind == "pick"
     moves_off = 0
     tries = 0
     shop_exits = 0
+    in_shop = False  # owing nothing, on bare floor: dig through the shop's floor (nh.dig in_shop)
     while dug < levels:
         stats = await nh.get_stats()
         if stats.dungeon_level >= max_depth:
@@ -220,7 +253,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             if not ok:
                 return await finish("monster", False, monster=near[0].name, error="Elbereth would not come out right")
         depth = stats.dungeon_level
-        res = await nh.dig("down", tool.slot, stop_at_pit=guarded)
+        res = await nh.dig("down", tool.slot, stop_at_pit=guarded, in_shop=in_shop)
         actions += 1
         if res.game_over:
             return await finish("game_over", False)
@@ -228,7 +261,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             # In the fresh pit, which erased any engraving: Elbereth, then finish the hole.
             if await engrave_elbereth() is None:
                 return await finish("game_over", False)
-            res = await nh.dig("down", tool.slot)
+            res = await nh.dig("down", tool.slot, in_shop=in_shop)
             actions += 1
             if res.game_over:
                 return await finish("game_over", False)
@@ -262,6 +295,11 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             if out is None:
                 return await finish("game_over", False)
             if out:
+                continue
+            # The keeper bars the door (he does while a pick-axe is carried): owing him
+            # nothing, a hole in his floor costs nothing but the goods that fall with it.
+            if not in_shop and await bare_shop_floor():
+                in_shop = True
                 continue
         if "shop" in low:
             return await finish("shop", False, error=error)
