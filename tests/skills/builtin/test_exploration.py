@@ -160,6 +160,22 @@ async def test_explore_level_searches_the_wall_beyond_squares_that_only_count_as
     assert "You find a hidden door" in await message_log(api)
 
 
+async def test_down_stairs_seen_by_magic_mapping_beyond_a_secret_door_are_searched_for(play):
+    """Magic mapping shows the far room's stairs but not the secret door on the way:
+    stairs no walk reaches are no reason to stop exploring, and the known floor beyond
+    the wall marks where to search. (A Monk starved on Dlvl 4 so, 10,000 turns.)"""
+    api = play("magic_mapped_secret_door")
+    assert (await api.pickup()).success
+    scroll = next(i.slot for i in await api.get_inventory() if i.object_class == "scroll")
+    assert (await api.read(scroll)).success
+    stairs = (await api.get_current_level()).stairs_down
+    assert stairs == spot(api, 22, 2) and not await api.find_path(stairs)
+    r = (await run_skill(api, "explore_level", stop_at_stairs=True, max_search_turns=80)).result
+    assert r.stopped_reason == "found_stairs", r
+    assert await api.find_path(stairs)
+    assert "You find a hidden door" in await message_log(api)
+
+
 async def test_a_corridor_that_stops_dead_just_past_a_bend_is_searched_first(play):
     # The last square after a bend sees the bend's corner diagonally too, so it has two
     # open neighbours; it is still the end of the corridor, where hidden squares are likeliest.

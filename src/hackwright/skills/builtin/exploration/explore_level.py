@@ -106,9 +106,9 @@ def _frontiers(level, exclude):
 
 def _search_spot(level, dist, per_spot, exclude):
     """(square, its search count to stop at): the reachable square where a hidden door or
-    corridor is likeliest — next to walls or rock with much unseen space behind them that
-    have been searched less than their share (`per_spot`, twice that around a corridor's
-    dead end), dead ends first, near — or (None, 0).
+    corridor is likeliest — next to walls or rock with much unseen (or unreachable)
+    space behind them that have been searched less than their share (`per_spot`, twice
+    that around a corridor's dead end), dead ends first, near — or (None, 0).
 
     A spot is judged by the walls it would search, not by its own count: a search covers
     the eight squares around, so a square beside a searched one has a high count of its
@@ -116,11 +116,19 @@ def _search_spot(level, dist, per_spot, exclude):
     6,000 turns and never once the wall square in the corner beside the up stairs)."""
     tiles = level.tiles
     rows, cols = len(tiles), len(tiles[0])
+    # Known floor that no walk reaches counts as unseen space too: a magic-mapped level
+    # shows the far rooms and their stairs but not the secret door or corridor between
+    # (a Monk starved on Dlvl 4 looking at both down stairs, every wall "explored").
+    reached = {(p.x, p.y) for p in dist}
     pre = [[0] * (cols + 1) for _ in range(rows + 1)]
     for y in range(rows):
         acc = 0
         for x in range(cols):
-            acc += 0 if tiles[y][x].is_explored else 1
+            t = tiles[y][x]
+            if _passable(t) and (x, y) not in reached:
+                acc += 3  # (a way known to lie there: surer than unseen rock)
+            elif not t.is_explored:
+                acc += 1
             pre[y + 1][x + 1] = pre[y][x + 1] + acc
 
     def unseen(cx, cy, r):
@@ -322,6 +330,12 @@ async def explore_level(
 
     fought = 0  # blockers attacked (see fight_stinger)
 
+    async def reachable_way_down(level):
+        """Known down stairs a walk reaches. (Stairs seen across a secret door, on a
+        magic-mapped level, are no way down yet: search for the door.)"""
+        way = _way_down(level, avoid_branches)
+        return way is not None and (way == await nh.get_position() or bool(await nh.find_path(way)))
+
     async def fight_stinger(stats):
         """Everything reachable is done: step up to a remembered mold or acid blob that
         closes a way on and hit it, when fighting and HP can take its sting. None when
@@ -396,8 +410,7 @@ async def explore_level(
         # (Down stairs with an object on them show as the object: #terrain tells.)
         if stop_at_stairs and (_map_shows(await nh.get_screen(), ">") or any(
                 f.feature in ("stairs down", "ladder down") for f in await nh.reveal_terrain())):
-            level = await nh.get_current_level()
-            if _way_down(level, avoid_branches) is not None:
+            if await reachable_way_down(await nh.get_current_level()):
                 return await finish("found_stairs", True)
 
         level = None
@@ -415,7 +428,9 @@ async def explore_level(
         if goal is None:
             # Nothing reachable is left to explore.
             level = level or await nh.get_current_level()
-            if _way_down(level, avoid_branches) is not None or not search_for_hidden:
+            # (Stairs cut off by a monster to be avoided: "blocked", not a search for doors.)
+            cut_off = _way_down(level, avoid_branches) is not None and bool(memory)
+            if cut_off or await reachable_way_down(level) or not search_for_hidden:
                 if leftover and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
                     res = await nh.search()  # a peaceful monster may be in the way: let it wander off
                     actions += 1
