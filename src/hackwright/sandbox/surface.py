@@ -18,6 +18,7 @@ QUERIES = (
     "get_inventory",
     "get_equipment",
     "get_status_effects",
+    "get_role",
     "get_comprehensive_state",
     "find_path",
     "find_unexplored",

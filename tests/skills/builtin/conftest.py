@@ -30,6 +30,7 @@ CHARACTERS = {
     "healer": dict(role="healer", race="human", gender="female", alignment="neutral"),
     "archeologist": dict(role="archeologist", race="dwarf", gender="male", alignment="lawful"),
     "barbarian": dict(role="barbarian", race="human", gender="male", alignment="neutral"),
+    "monk": dict(role="monk", race="human", gender="male", alignment="neutral"),
 }
 
 

@@ -75,6 +75,21 @@ async def test_wield_better_weapon_keeps_a_valkyries_long_sword_over_a_katana(pl
     assert "long sword" in (await api.get_equipment())["weapon"].name
 
 
+async def test_a_monk_fighting_bare_handed_neither_wields_the_katana_nor_wears_leather_armour(play):
+    """A Monk's martial arts beat any weapon he is unskilled in, and body armour costs him
+    his martial arts' to-hit bonus: both skills ask the API for the role (nh.get_role)."""
+    api = play("katana", hero="monk")
+    assert await api.get_role() == "Monk"
+    assert (await api.pickup()).success
+    r = (await run_skill(api, "wield_better_weapon", min_gain=0.0)).result
+    assert r.stopped_reason == "keep_martial_arts" and r.actions_taken == 0, r
+    assert (await api.get_equipment())["weapon"] is None
+    api = play("leather_armor", hero="monk")
+    assert (await api.pickup()).success
+    r = (await run_skill(api, "wear_better_armor")).result
+    assert (await api.get_equipment())["body armor"] is None, r
+
+
 async def test_wear_better_armor_takes_a_wizards_cloak_off_to_put_leather_armour_on_and_back(play):
     api = play("leather_armor", hero="wizard")
     assert (await api.pickup()).success

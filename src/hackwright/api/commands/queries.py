@@ -275,6 +275,16 @@ class GameQueries(ApiCore):
                 eq[item.equipped] = item
         return eq
 
+    async def get_role(self) -> str:
+        """Your role as the game named it when it began: "Archeologist", "Barbarian",
+        "Caveman" or "Cavewoman", "Healer", "Knight", "Monk", "Priest" or "Priestess",
+        "Ranger", "Rogue", "Samurai", "Tourist", "Valkyrie", "Wizard"; "" if it could
+        not be read. It never changes during a game. A Monk fights best with empty hands
+        (martial arts): with no weapon wielded he should leave weapons unwielded, wear no
+        body armor (a Monk in a suit loses his martial arts' to-hit bonus), and empty his
+        hands again after applying a pick-axe (apply wields it)."""
+        return self.hero_role or ""
+
     async def get_status_effects(self) -> list[str]:
         """Get active status effects (Blind, Confused, Stunned, Hallucinating,
         Food poisoned, Ill, Stoned, Slimed, Strangled, Levitating, …, plus a

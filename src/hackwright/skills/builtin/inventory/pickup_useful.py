@@ -14,7 +14,6 @@ BOXES = re.compile(r"\b(large box|chest)\b")
 # Weapons that bash a box's lock open (#force); a blade pries it and may snap doing so.
 BLUNT = ("club", "mace", "morning star", "hammer", "quarterstaff", "polearms", "spear", "trident", "lance")
 HAND_THROWN = ("dagger", "knife", "dart", "shuriken")
-MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
 
 def _query(text):
@@ -106,7 +105,7 @@ async def pickup_useful(
 
     inventory = await nh.get_inventory()
     equipment = await nh.get_equipment()
-    monk = bool(MONK_TITLES.search(await nh.get_screen())) and equipment.get("weapon") is None
+    monk = await nh.get_role() == "Monk" and equipment.get("weapon") is None
     launchers = set()
     for item in inventory:
         i = await info(item.text) if item.object_class == "weapon" else None

@@ -11,7 +11,6 @@ HARMFUL = ("helm of opposite alignment", "gauntlets of fumbling", "levitation bo
 GOOD_ACCESSORIES = ("ring of slow digestion", "ring of free action", "ring of poison resistance",
                     "ring of protection", "amulet of life saving", "amulet of reflection",
                     "amulet versus poison", "amulet of ESP")
-MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
 
 def _query(text):
@@ -100,7 +99,7 @@ async def wear_better_armor(nh, risky: bool = False, max_changes: int = 7) -> Sk
             return await finish("hostile_adjacent", False, monster=m.name)
 
     equipment = await nh.get_equipment()
-    monk = bool(MONK_TITLES.search(await nh.get_screen())) and equipment.get("weapon") is None
+    monk = await nh.get_role() == "Monk" and equipment.get("weapon") is None
     two_handed = False
     if equipment.get("weapon") is not None:
         w = await info(equipment["weapon"].text)

@@ -4,7 +4,6 @@ CATEGORY = "inventory"
 TRIGGERS = ("engulfed",)
 
 LAUNCHERS = ("bow", "crossbow", "sling")
-MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
 
 def _query(text):
@@ -64,7 +63,7 @@ async def wield_better_weapon(nh, min_gain: float = 1.5) -> SkillResult:
 
     equipment = await nh.get_equipment()
     wielded = equipment.get("weapon")
-    if wielded is None and MONK_TITLES.search(await nh.get_screen()):
+    if wielded is None and await nh.get_role() == "Monk":
         return await finish("keep_martial_arts", False)
     hero = start.position
     adjacent = [m for m in await nh.get_visible_monsters()

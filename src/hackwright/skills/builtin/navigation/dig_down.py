@@ -10,9 +10,6 @@ STEPS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")
 STEP_OFF = re.compile(r"\bstep off\b")
 WET = re.compile(r"into the (?:water|lava|moat)|You (?:sink|fall) into|You try to crawl out of the (?:water|lava)")
 NO_WEAPON = ("bullwhip",)  # not worth a turn to wield again (an Archeologist fights better with the pick)
-# A Monk's rank titles on the bottom line: a Monk's bare hands are his weapon (martial
-# arts); with a pick in hand he fights unskilled, for a d6 and no staggering blows.
-MONK_TITLES = re.compile(r"\bthe (Candidate|Novice|Initiate|Student of \w+|Master)\b")
 
 
 def _digger(inventory):
@@ -85,9 +82,10 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     inv = await nh.get_inventory()
     tool, kind = _digger(inv)
     weapon0 = next((i for i in inv if i.equipped == "weapon"), None)
-    # A Monk holding the pick (left in hand by an earlier dig) counts as bare-handed.
+    # A Monk holding the pick (left in hand by an earlier dig) counts as bare-handed: his
+    # bare hands are his weapon (martial arts); with a pick he fights unskilled, for a d6.
     martial = kind == "pick" and (weapon0 is None or weapon0.slot == tool.slot) and \
-        bool(MONK_TITLES.search(await nh.get_screen()))
+        await nh.get_role() == "Monk"
 
     async def finish(reason, success, **data):
         nonlocal actions
