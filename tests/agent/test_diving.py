@@ -173,6 +173,23 @@ async def test_in_the_gnomish_mines_a_fit_hero_hunts_dwarves_and_a_hero_with_a_p
     assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
 
 
+async def test_a_hero_with_a_wand_of_digging_in_the_mines_zaps_down_where_he_stands(make_api):
+    """A wand's 4-8 charges run out before the Mines end (Dlvl 10-13): climbing out first
+    spends levels the charges must dig again (a Cavewoman climbed three Mines levels with
+    one, then dug five from Dlvl 3 to 8 and died there)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(room_des(ROOM, "OBJECT:('/',\"digging\"),(2,2)", hero=(2, 2)), seed=0, role="valkyrie",
+                   race="human", gender="female", alignment="neutral")
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert (await api.engrave("x", wand.slot)).success  # now a known wand of digging
+    state = await game_state(api)
+    state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 3
+    d = await decide(Autopilot(), api, SKILLS | {"retreat_upstairs"}, state)
+    assert d.skill_name == "dig_down", d
+
+
 async def test_a_hero_too_weak_to_melee_a_dwarf_shoots_him_for_his_pick_a_wizard_with_force_bolt(make_api):
     """Dwarves move at half the hero's speed: a Ranger's arrows or a Wizard's force bolt
     kill one before he swings his mattock, and his pile is searched afterwards. A

@@ -166,9 +166,10 @@ class DivePolicy:
                 return DiveStep("get_digging_tool", params,
                                 "an unknown wand: engrave with it to see whether it digs")
             return None
-        if stats.branch == "Gnomish Mines" and ok("retreat_upstairs"):
+        if stats.branch == "Gnomish Mines" and not is_wand(tool) and ok("retreat_upstairs"):
             # The Mines end some eight levels down and the main dungeon goes on for fifty:
-            # dig there.
+            # dig there. (Not with a wand: its 4-8 charges end before the Mines do, and
+            # each level climbed out is one the charges must dig again.)
             return DiveStep("retreat_upstairs", {"force": True},
                             f"I have the {tool.name or tool.text}: climb out of the Mines to dig in the main dungeon")
         near = [m for m in hostile if m.position.steps_to(hero) <= 3]
