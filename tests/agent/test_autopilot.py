@@ -404,6 +404,49 @@ async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make
     assert d.type == "direct_action" and d.action.startswith("F"), d
 
 
+async def test_a_priestess_shut_in_a_dead_end_by_a_gas_spore_hits_it_at_full_health(make_api):
+    """A gas spore drifts after the hero, so stepping away only brings it along: four heroes
+    of 320 starved on Dlvl 2-3 behind one (a Healer for 36,000 turns, between a boulder and
+    a spore). Its explosion (4d6) is a risk; starving is not. Hurt, she heals first."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    des = room_des(["-----", "|...|", "-----"], "MONSTER:('e',\"gas spore\"),(2,1),hostile,asleep", hero=(1, 1))
+    api = make_api(des, seed=0, role="priest", race="human", gender="female", alignment="neutral",
+                   extra={"pet": False})
+    state = await game_state(api)
+    assert any(m.name == "gas spore" for m in state["monsters"])  # nothing to throw at it: a mace
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    d = await decide(pilot, api, names, state)
+    assert d.type == "direct_action" and d.action == "Fl", d
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    state["stats"] = dataclasses.replace(state["stats"], hp=state["stats"].max_hp // 2)
+    d = await decide(pilot, api, names, state)
+    assert not (d.type == "direct_action" and d.action.startswith("F")), d
+    # With room about her (too little to back off six squares), only once it has kept the
+    # way shut for EYE_PATIENCE turns.
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('e',\"gas spore\"),(2,1),hostile,asleep", hero=(1, 1))
+    api = make_api(des, seed=0, role="priest", race="human", gender="female", alignment="neutral",
+                   extra={"pet": False})
+    state = await game_state(api)
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    d = await decide(pilot, api, names, state)
+    assert not (d.type == "direct_action" and d.action.startswith("F")), d
+    level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
+    pilot.state.eye_stall_since[level] = state["stats"].turn - Autopilot.EYE_PATIENCE
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    d = await decide(pilot, api, names, state)
+    assert d.type == "direct_action" and d.action == "Fl", d
+
+
 async def test_a_hero_boxed_in_by_peaceful_floating_eyes_waits_for_them_to_drift_off(make_api):
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des

@@ -69,7 +69,7 @@ class AutopilotState:
     shop_tries: dict = field(default_factory=dict)  # level -> decisions spent getting past a shopkeeper
     load_seen: str = ""  # the inventory when lighten_load last ran
     search_rounds: dict = field(default_factory=dict)  # level -> searches for a way on that found none
-    eye_stall_since: dict = field(default_factory=dict)  # level -> turn a floating eye first blocked the way
+    eye_stall_since: dict = field(default_factory=dict)  # level -> turn a floating eye or gas spore first blocked the way
     way_items_tried: dict = field(default_factory=dict)  # level -> inventory letters used to find a way on
     fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
     eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
@@ -452,6 +452,7 @@ PHASES = (
     blockers.shopkeeper_in_the_door,
     blockers.make_room,
     blockers.floating_eye_in_the_way,
+    blockers.gas_spore_in_the_way,
     blockers.meek_peaceful_in_the_way,
     way_down.dive_or_hunt,
     way_down.explore_and_descend,
