@@ -27,6 +27,13 @@ def _blocked(sit: Situation) -> bool:
     return last is not None and last.stopped_reason in ("stuck", "blocked", "search_exhausted")
 
 
+def _boxed_in(sit: Situation) -> bool:
+    """Monsters and walls on every side of the hero: no step can be taken."""
+    occupied = {m.position for m in sit.monsters}
+    return not any(sit.level.tile_at(p).is_walkable and p not in occupied
+                   for p in (sit.hero.offset(d) for d in VI_KEYS) if p.on_map())
+
+
 def _untouchable(sit: Situation) -> list:
     """Hostile monsters within 7 steps that must never be touched."""
     return [m for m in sit.monsters if m.name in NEVER_MELEE and not m.is_tame and not m.is_peaceful
@@ -129,7 +136,7 @@ async def make_room(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecisi
 async def floating_eye_in_the_way(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """Boxed in by peacefuls: wait. A floating eye that has shut the only way for long:
     zap it, or hit it at full health with no other monster about."""
-    s, stats, hero, level, level_key, monsters = sit.memory, sit.stats, sit.hero, sit.level, sit.level_key, sit.monsters
+    s, stats, hero, level_key = sit.memory, sit.stats, sit.hero, sit.level_key
     hostile, hp_frac, hunger, ok, kit = sit.hostile, sit.hp_frac, sit.hunger, sit.ok, sit.kit
     blocked, untouchable = _blocked(sit), _untouchable(sit)
     # A floating eye that has kept the only way shut for hundreds of turns (in a dead
@@ -139,9 +146,7 @@ async def floating_eye_in_the_way(pilot: "Autopilot", sit: Situation) -> Optiona
     # turns, which alone on a quiet level is mostly survived; starving is not.
     eyes = [m for m in untouchable if m.name == "floating eye" and m.position.is_adjacent(hero)]
     # Boxed in (monsters and walls on every side): nothing a skill tries can work.
-    occupied = {m.position for m in monsters}
-    boxed = not any(level.tile_at(p).is_walkable and p not in occupied
-                    for p in (hero.offset(d) for d in VI_KEYS) if p.on_map())
+    boxed = _boxed_in(sit)
     if boxed and not eyes and not any(m.position.is_adjacent(hero) for m in hostile):
         # Peacefuls all round (three peaceful floating eyes held a Knight in a corner):
         # they drift off in time; wait cheaply rather than plan walks that cannot start.
@@ -169,8 +174,7 @@ async def floating_eye_in_the_way(pilot: "Autopilot", sit: Situation) -> Optiona
 async def gas_spore_in_the_way(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """A gas spore has kept the only way shut for long beside the hero (nothing to shoot
     it with, or no room to back off for a shot): hit it at full health."""
-    s, stats, hero, level, level_key, monsters = sit.memory, sit.stats, sit.hero, sit.level, sit.level_key, sit.monsters
-    hp_frac = sit.hp_frac
+    s, stats, hero, level_key, hp_frac = sit.memory, sit.stats, sit.hero, sit.level_key, sit.hp_frac
     # Its 4d6 explosion kills a hero of 16 HP one time in three and one of 25 never; waiting
     # kills every time: a gas spore drifts after the hero, so stepping away brings it
     # along, and four heroes of 320 starved on Dlvl 2-3 so, one after 36,000 turns
@@ -180,9 +184,7 @@ async def gas_spore_in_the_way(pilot: "Autopilot", sit: Situation) -> Optional["
     if not spores or not (_blocked(sit) or s.recent_stall):
         return None
     since = s.eye_stall_since.setdefault(level_key, stats.turn)  # the same clock as a floating eye's
-    occupied = {m.position for m in monsters}
-    boxed = not any(level.tile_at(p).is_walkable and p not in occupied
-                    for p in (hero.offset(d) for d in VI_KEYS) if p.on_map())
+    boxed = _boxed_in(sit)
     # (Other monsters about are no reason to wait, unlike beside a floating eye: no one is
     # frozen here, and a Barbarian starved behind a spore in a doorway while a grid bug and
     # a zombie stood in the room beyond.)
