@@ -691,6 +691,47 @@ async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_n
         assert d.skill_name == "engrave_elbereth", (hp, d)
 
 
+async def test_a_hurt_knight_on_the_up_stairs_beside_a_soldier_ant_goes_up_but_not_from_a_troll(make_api):
+    """A soldier ant does not follow across levels (only NetHack's stalkers do): one move up
+    the stairs is a sure escape where Elbereth cannot be written, and the ant waits by the
+    stairs while the hero heals above. A troll follows, so the stairs are no escape from it.
+    One step from the stairs, the hero walks onto them rather than engrave. Stairs just
+    taken away from one monster are not taken back to it (a Valkyrie fled a soldier ant
+    down the stairs, then a jaguar back up, and met the ant again)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+
+    async def hurt_on_stairs(monster, hp, stairs_offset, fled_down=False):
+        api = hero_beside(make_api, monster, "knight")
+        state = await game_state(api)
+        hero = state["stats"].position
+        state["stats"] = dataclasses.replace(state["stats"], hp=hp, dungeon_level=4)
+        state["level"].stairs_up = Position(hero.x + stairs_offset[0], hero.y + stairs_offset[1])
+        pilot = Autopilot()
+        bl = api.game.obs["blstats"]
+        pilot.state.seen_level, pilot.state.arrived_turn = (int(bl[23]), int(bl[24])), -100
+        if fled_down:
+            pilot.state.came_from = (int(bl[23]), int(bl[24]) - 1)
+            pilot.state.left_in_danger = (pilot.state.came_from, ">", -90)
+        return await decide(pilot, api, names, state)
+
+    for hp in (3, 7):  # critical (no prayer is safe on turn 1), then merely in danger
+        d = await hurt_on_stairs("('a',\"soldier ant\"),(3,1),hostile,asleep", hp, (0, 0))
+        assert d.type == "direct_action" and d.action == "<", (hp, d)
+    d = await hurt_on_stairs("('a',\"soldier ant\"),(3,1),hostile,asleep", 7, (-1, 1))
+    assert d.skill_name == "retreat_upstairs" and d.params["force"] is True, d
+    d2 = await hurt_on_stairs("('T',\"troll\"),(3,1),hostile,asleep", 7, (0, 0))
+    assert not (d2.type == "direct_action" and d2.action == "<"), d2
+    # Just come down these stairs away from another monster: up is back into its reach.
+    d3 = await hurt_on_stairs("('a',\"soldier ant\"),(3,1),hostile,asleep", 7, (0, 0), fled_down=True)
+    assert not (d3.type == "direct_action" and d3.action == "<"), d3
+
+
 async def test_a_hero_back_in_her_own_form_goes_back_for_the_armour_she_slipped_out_of(make_api):
     """A lycanthrope turning into a rat drops its armour and sword where it stands; three
     heroes prayed themselves back into human form and fought on at AC 10 until they died."""

@@ -79,6 +79,8 @@ class AutopilotState:
     shed_picked: tuple = ()  # (level, x, y) of the shed-gear square already picked up from
     dwarf_piles: dict = field(default_factory=dict)  # (branch, depth, x, y, turn) of a dwarf's death -> visits
     seen_level: tuple = ()  # the level of the last decision
+    came_from: tuple = ()  # the level of the decisions before the hero arrived on this one
+    left_in_danger: tuple = ()  # (level, "<" or ">", turn) of the last stairs taken away from danger
     arrived_turn: int = -10_000  # game turn of the first decision on this level
 
     def elbereth_failed_here(self, stats) -> bool:
@@ -206,6 +208,7 @@ class Autopilot:
         monsters = state["monsters"]
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         if (int(bl[23]), int(bl[24])) != s.seen_level:
+            s.came_from = s.seen_level
             s.seen_level, s.arrived_turn = (int(bl[23]), int(bl[24])), stats.turn
         timeout = self._prayer_timeout = await api.get_prayer_timeout()
         # Before the first prayer the clock is exact (300 minus the turn): no gamble then.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from . import autopilot_survival as survival
 from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
 
 if TYPE_CHECKING:
@@ -25,6 +26,12 @@ async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     # (one decision for the whole level), strong ones with care.
     strong = [m for m in adjacent if m.threat_level > stats.xp_level + pilot.DANGER_MARGIN]
     if strong:
+        if survival.on_the_way_up(pilot, sit):
+            return survival.away(sit, "<", f"the {strong[0].name} is too strong to fight and I stand on "
+                                           "the up stairs: go up, where it cannot follow")
+        if survival.next_to_the_way_up(pilot, sit) and ok("retreat_upstairs"):
+            return survival.step_up_away(sit, f"the {strong[0].name} is too strong to fight, a step from "
+                                              "the up stairs: go up, where it cannot follow")
         if ok("engrave_elbereth") and not s.elbereth_failed_here(stats) and any(
                 not m.ignores_elbereth for m in strong):
             return invoke("engrave_elbereth", {}, f"the {strong[0].name} is too strong to fight: Elbereth")

@@ -2,7 +2,9 @@
 
 Deadly conditions and lycanthropy are cured, a crushing load is dropped, and a
 dying hero prays, drinks, zaps, engraves Elbereth or walks away, in that order of
-preference as the prayer clock, the pack and the monsters beside it allow. Each
+preference as the prayer clock, the pack and the monsters beside it allow. Stairs
+under the hero or a step away are the surest way out: only NetHack's stalkers follow
+across levels, and the level left behind stands still until the hero comes back. Each
 phase returns a decision, or None to let the next one decide (see autopilot.py).
 """
 
@@ -10,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ...api import knowledge
 from ...api.models import HungerState
-from .autopilot_context import SURVIVE, Situation, invoke, press
+from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
 from .diving import is_wand
 
 if TYPE_CHECKING:
@@ -111,8 +114,11 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
                           "engulfed with HP critical: pray even if it may be too soon")
         return press("Fh", "engulfed: attack the engulfer from inside (any direction hits it)")
     if major and adjacent and on_the_way_down(pilot, sit):
-        return press(">", "HP is critical on the down stairs, where Elbereth cannot be written: "
+        return away(sit, ">", "HP is critical on the down stairs, where Elbereth cannot be written: "
                           "go down (what is not next to me stays behind)")
+    if major and adjacent and on_the_way_up(pilot, sit):
+        return away(sit, "<", f"HP is critical on the up stairs: go up; the {adjacent[0].name} "
+                          "does not follow across levels")
     if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
         return invoke("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
     if major and adjacent and kit.wand and ok(SURVIVE):
@@ -160,8 +166,18 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     threat = sit.threat = sum([await pilot._hit_potential(api, m.name) for m in adjacent])
     in_danger = hp_frac < 0.4 or (adjacent and stats.hp <= pilot.DANGER_FACTOR * threat and hp_frac < 0.8)
     if in_danger and adjacent and on_the_way_down(pilot, sit):
-        return press(">", f"in danger next to a {adjacent[0].name} on the down stairs, where "
+        return away(sit, ">", f"in danger next to a {adjacent[0].name} on the down stairs, where "
                           "Elbereth cannot be written: go down")
+    if in_danger and adjacent and on_the_way_up(pilot, sit):
+        return away(sit, "<", f"in danger next to a {adjacent[0].name} on the up stairs: go up, "
+                          "where it cannot follow, and heal there")
+    if in_danger and adjacent and next_to_the_way_up(pilot, sit) and ok("retreat_upstairs"):
+        return step_up_away(sit, f"in danger next to a {adjacent[0].name}, a step from the up stairs: "
+                                 "go up, where it cannot follow")
+    step_down = next_to_the_way_down(pilot, sit)
+    if in_danger and adjacent and step_down:
+        return press(step_down, f"in danger next to a {adjacent[0].name}, a step from the down stairs: "
+                                "step onto them, and go down")
     # Slower than the hero (a rothe, a zombie): walking away beats Elbereth, which takes
     # a turn and comes out smudged one time in four. Rothes, three bites a turn, killed
     # seven heroes who stood and engraved.
@@ -205,9 +221,84 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     return None
 
 
+# Turns during which stairs taken away from a monster are not taken back into its reach:
+# the level left behind stands still, and the monster waits by the stairs.
+BACK_INTO_DANGER = 500
+
+
+def away(sit: Situation, key: str, why: str) -> "AgentDecision":
+    """Take the stairs under the hero away from danger, remembering it (see _back_into_danger)."""
+    sit.memory.left_in_danger = (sit.level_key, key, sit.stats.turn)
+    return press(key, why)
+
+
+def step_up_away(sit: Situation, why: str) -> "AgentDecision":
+    """Walk onto the up stairs a step away and climb them, away from danger (remembered
+    as ``away`` does)."""
+    sit.memory.left_in_danger = (sit.level_key, "<", sit.stats.turn)
+    return invoke("retreat_upstairs", {"force": True, "max_steps": 3}, why)
+
+
+def _back_into_danger(sit: Situation, key: str) -> bool:
+    """Stairs taken the ``key`` way would lead back to the level the hero just left by
+    the other way, away from danger: the monster it fled waits there by the stairs
+    (a Valkyrie fled a soldier ant down, a jaguar back up, and met the ant again)."""
+    left, s = sit.memory.left_in_danger, sit.memory
+    return bool(left) and left[0] == s.came_from and left[1] != key and \
+        sit.stats.turn - left[2] < BACK_INTO_DANGER
+
+
+def _none_follow(sit: Situation) -> bool:
+    """None of the monsters beside the hero follows it across levels (NetHack's
+    ``levl_follower``: only stalkers do, such as soldiers, trolls, vampires, demons)."""
+    for m in sit.adjacent:
+        try:
+            if "follows you" in knowledge.lookup_monster(m.name).flags:
+                return False
+        except Exception:
+            return False
+    return True
+
+
+def _may_go_up(pilot: "Autopilot", sit: Situation) -> bool:
+    stats = sit.stats
+    return stats.dungeon_level > 1 and stats.branch != "Sokoban" and \
+        stats.turn - sit.memory.arrived_turn > 3 and _none_follow(sit) and not _back_into_danger(sit, "<")
+
+
+def on_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
+    """The hero stands on up stairs (not on Dlvl 1, not in Sokoban) and nothing beside it
+    follows across levels: one move puts a level between them, and the monster waits,
+    frozen, by the stairs while the hero heals above (a stair dance)."""
+    level = sit.level
+    return level.stairs_up is not None and level.stairs_up == sit.hero and _may_go_up(pilot, sit)
+
+
+def next_to_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
+    """The up stairs are one step away, free, and the hero may take them (on_the_way_up)."""
+    level = sit.level
+    up = level.stairs_up
+    return up is not None and up.is_adjacent(sit.hero) and up != sit.hero and \
+        not any(m.position == up for m in sit.monsters) and _may_go_up(pilot, sit)
+
+
+def next_to_the_way_down(pilot: "Autopilot", sit: Situation) -> str:
+    """The key that steps onto down stairs one step away, free, that the hero may take
+    (as on_the_way_down), or ""."""
+    level, stats, hero = sit.level, sit.stats, sit.hero
+    down = level.stairs_down
+    if down is None or not down.is_adjacent(hero) or down == hero or stats.branch == "Sokoban" or \
+            any(m.position == down for m in sit.monsters) or stats.turn - sit.memory.arrived_turn <= 3:
+        return ""
+    avoid = pilot._avoid_branches(sit.api, sit.memory, sit.level_key, stats)
+    if level.stairs_down_branch and level.stairs_down_branch in avoid or _back_into_danger(sit, ">"):
+        return ""
+    return VI_KEYS[hero.direction_to(down)]
+
+
 def on_the_way_down(pilot: "Autopilot", sit: Situation) -> bool:
     """The hero stands on down stairs it may take: no engraving can be made there, and
-    one move leaves behind every monster not beside it (those beside it follow, to a
+    one move leaves behind every monster but the stalkers beside it (those follow, to a
     level deeper, which is where a diver is going anyway)."""
     level, stats = sit.level, sit.stats
     if level.stairs_down is None or level.stairs_down != sit.hero or stats.branch == "Sokoban":
@@ -215,4 +306,4 @@ def on_the_way_down(pilot: "Autopilot", sit: Situation) -> bool:
     if stats.turn - sit.memory.arrived_turn <= 3:
         return False  # just came up these stairs, the monster with me: no stair dance
     avoid = pilot._avoid_branches(sit.api, sit.memory, sit.level_key, stats)
-    return not (level.stairs_down_branch and level.stairs_down_branch in avoid)
+    return not (level.stairs_down_branch and level.stairs_down_branch in avoid) and not _back_into_danger(sit, ">")
