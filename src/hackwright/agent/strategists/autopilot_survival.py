@@ -285,13 +285,9 @@ def next_to_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
 def next_to_the_way_down(pilot: "Autopilot", sit: Situation) -> str:
     """The key that steps onto down stairs one step away, free, that the hero may take
     (as on_the_way_down), or ""."""
-    level, stats, hero = sit.level, sit.stats, sit.hero
-    down = level.stairs_down
-    if down is None or not down.is_adjacent(hero) or down == hero or stats.branch == "Sokoban" or \
-            any(m.position == down for m in sit.monsters) or stats.turn - sit.memory.arrived_turn <= 3:
-        return ""
-    avoid = pilot._avoid_branches(sit.api, sit.memory, sit.level_key, stats)
-    if level.stairs_down_branch and level.stairs_down_branch in avoid or _back_into_danger(sit, ">"):
+    down, hero = sit.level.stairs_down, sit.hero
+    if down is None or not down.is_adjacent(hero) or down == hero or \
+            any(m.position == down for m in sit.monsters) or not _may_go_down(pilot, sit):
         return ""
     return VI_KEYS[hero.direction_to(down)]
 
@@ -300,10 +296,16 @@ def on_the_way_down(pilot: "Autopilot", sit: Situation) -> bool:
     """The hero stands on down stairs it may take: no engraving can be made there, and
     one move leaves behind every monster but the stalkers beside it (those follow, to a
     level deeper, which is where a diver is going anyway)."""
+    level = sit.level
+    return level.stairs_down is not None and level.stairs_down == sit.hero and _may_go_down(pilot, sit)
+
+
+def _may_go_down(pilot: "Autopilot", sit: Situation) -> bool:
+    """Down stairs here may be taken away from danger: not in Sokoban, not just after
+    arriving (a monster that followed the hero up would dance the stairs with it), not
+    into a branch this hero avoids, not back to a monster just fled."""
     level, stats = sit.level, sit.stats
-    if level.stairs_down is None or level.stairs_down != sit.hero or stats.branch == "Sokoban":
+    if stats.branch == "Sokoban" or stats.turn - sit.memory.arrived_turn <= 3:
         return False
-    if stats.turn - sit.memory.arrived_turn <= 3:
-        return False  # just came up these stairs, the monster with me: no stair dance
     avoid = pilot._avoid_branches(sit.api, sit.memory, sit.level_key, stats)
     return not (level.stairs_down_branch and level.stairs_down_branch in avoid) and not _back_into_danger(sit, ">")
