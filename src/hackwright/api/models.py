@@ -296,6 +296,24 @@ class DungeonLevel:
         """The tile at ``pos``: ``tiles[pos.y][pos.x]``."""
         return self.tiles[pos.y][pos.x]
 
+    def line_of_fire(self, frm: Position, to: Position, occupied: Any = (), max_range: int = 6) -> str:
+        """The direction ('n', 'se', …) of a clear straight shot from frm to to for a thrown or fired missile, a wand or a spell: on one of the 8 lines, 1..max_range squares away, nothing walls it off, no square of occupied (monster positions) stands between, and no door square is crossed on a slant. '' when there is none."""
+        from .tactics import line_of_fire
+
+        return line_of_fire(self, frm, to, occupied, max_range)
+
+    def exposure(self, pos: Position) -> int:
+        """How many squares a monster could attack pos from: its walkable neighbours, less the diagonal ones into or out of an open door (a corridor square: 2; open floor: 8)."""
+        from .tactics import exposure
+
+        return exposure(self, pos)
+
+    def nearest_chokepoint(self, hero: Position, monsters: Any = (), max_steps: int = 3) -> Optional[Position]:
+        """The nearest square at most max_steps away where no more than two monsters can reach the hero (a corridor, a door), reachable without crossing a known trap or one of monsters (a list of Monster); None when the hero already stands in one or none is near. Fighting a crowd from there, one or two come at a time."""
+        from .tactics import nearest_chokepoint
+
+        return nearest_chokepoint(self, hero, monsters, max_steps)
+
 
 @dataclass
 class ActionResult:

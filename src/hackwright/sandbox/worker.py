@@ -22,7 +22,7 @@ import time
 import types
 from typing import Any, Optional
 
-from ..api import models
+from ..api import models, tactics
 from ..skills.result import SkillResult
 from . import surface
 from .call_budget import LOCAL_KEY
@@ -192,6 +192,7 @@ def injected_names() -> dict[str, Any]:
               "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "OverviewLevel",
               "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds"):
         names[n] = getattr(models, n)
+    names["WalkAroundMemory"] = tactics.WalkAroundMemory
     return names
 
 

@@ -13,30 +13,6 @@ def _is_hostile(m):
     return not m.is_peaceful and not m.is_tame and not m.is_invisible_marker
 
 
-def _line(hero, pos, max_range):
-    """The direction from hero to pos if it lies on one of the 8 lines within range, else ''."""
-    dx, dy = pos.x - hero.x, pos.y - hero.y
-    dist = max(abs(dx), abs(dy))
-    if dist == 0 or dist > max_range or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
-        return ""
-    return hero.direction_to(pos)
-
-
-def _clear(level, occupied, hero, pos, d):
-    """True if a missile flies from hero to pos unhindered (walls, doors taken diagonally, monsters)."""
-    p = hero
-    diagonal = len(d) == 2
-    if diagonal and level.tile_at(hero).feature in DOORS:
-        return False
-    while True:
-        p = p.offset(d)
-        if p == pos:
-            return not (diagonal and level.tile_at(p).feature in DOORS)
-        t = level.tile_at(p)
-        if p in occupied or not t.is_walkable or (diagonal and t.feature in DOORS):
-            return False
-
-
 def _firing_spot(level, hero, targets, occupied, max_range, max_steps):
     """(square, target) nearest to walk to (at most max_steps) from which a target is in a
     clear line 2..max_range squares away, not next to any of them; or (None, None)."""
@@ -62,8 +38,7 @@ def _firing_spot(level, hero, targets, occupied, max_range, max_steps):
         if any(m.position.steps_to(p) <= 1 for m in targets):
             continue
         for m in targets:
-            d = _line(p, m.position, max_range)
-            if d and _clear(level, occupied - {m.position}, p, m.position, d):
+            if level.line_of_fire(p, m.position, occupied, max_range):
                 return p, m
     return None, None
 
@@ -243,8 +218,7 @@ async def ranged_attack(
             for m in monsters:
                 if not _is_hostile(m) or (want and want not in m.name.lower()):
                     continue
-                d = _line(hero, m.position, max_range)
-                if d and _clear(level, occupied - {m.position}, hero, m.position, d):
+                if level.line_of_fire(hero, m.position, occupied, max_range):
                     choices.append(m)
             if not choices:
                 targets = [m for m in monsters if _is_hostile(m) and (not want or want in m.name.lower())
@@ -273,8 +247,8 @@ async def ranged_attack(
                 return await finish("target_lost", False, target=tracked[0])
             current = min(same, key=lambda m: m.position.steps_to(tracked[1]))
         tracked = (current.name, current.position)
-        d = _line(hero, current.position, max_range)
-        if not d or not _clear(level, occupied - {current.position}, hero, current.position, d):
+        d = level.line_of_fire(hero, current.position, occupied, max_range)
+        if not d:
             return await finish("target_lost", False, target=current.name)
         if stop_when_adjacent and current.position.is_adjacent(hero):
             return await finish("target_adjacent", False, target=current.name)

@@ -10,24 +10,6 @@ AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime"
 HARMLESS_WHEN_FAR = ("floating eye",)
 
 
-def _remember(memory, monsters, hero, turn):
-    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
-    they were last seen (they drop out of view as the hero walks, and a route chosen
-    without them would lead straight back to them). Forgotten when seen empty."""
-    for m in monsters:
-        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
-            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
-                      and p.steps_to(m.position) <= 3]:
-                del memory[p]
-            memory[m.position] = (m.name, turn)
-    here = {m.position for m in monsters}
-    for p in list(memory):
-        name, seen = memory[p]
-        horizon = 150 if name in AVOID else 10
-        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
-            del memory[p]
-    return set(memory)
-
 
 def _frontiers(level, exclude):
     """Squares to stand on (or doors to open) next to a square nobody has looked at."""
@@ -93,7 +75,7 @@ async def cautious_explore(
     locked = set()
     fails = collections.Counter()
     speeds = {}
-    memory = {}  # square -> (monster name, turn seen): things not to bump
+    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -144,7 +126,7 @@ async def cautious_explore(
             sd = level.stairs_down
             if sd is not None and sd != stairs_at_start:
                 return await finish("found_stairs", True, stairs_pos=(sd.x, sd.y), stairs_type="down")
-        avoid = _remember(memory, monsters, hero, stats.turn) | locked
+        avoid = memory.update(monsters, hero, stats.turn) | locked
         # The nearest frontier round what must not be bumped (as this skill remembers it: the
         # API's longer memory would cut off frontiers), over a trap if it must be.
         where = dict(avoid=avoid, traps="risky", avoid_monsters=False)

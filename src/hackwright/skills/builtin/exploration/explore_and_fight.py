@@ -115,7 +115,6 @@ NO_AFTERMATH = ("gas spore",)
 
 AMMO_FOR = (("crossbow", r"crossbow bolts?"), ("bow", r"arrows?"), ("yumi", r"\bya\b"))
 HAND_MISSILES = r"\b(darts?|daggers?|knife|knives|shuriken)\b"
-LINE_DOORS = ("doorway", "open door", "closed door")
 
 
 def _ammo_for(launcher_name):
@@ -125,74 +124,6 @@ def _ammo_for(launcher_name):
         if word in name:
             return ammo
     return None
-
-
-def _shot(level, occupied, hero, pos, max_range=6):
-    """The direction of a clear straight shot from hero to pos (no wall, door taken
-    diagonally or other monster between), or ""."""
-    dx, dy = pos.x - hero.x, pos.y - hero.y
-    dist = max(abs(dx), abs(dy))
-    if dist == 0 or dist > max_range or not (dx == 0 or dy == 0 or abs(dx) == abs(dy)):
-        return ""
-    d = hero.direction_to(pos)
-    diagonal = len(d) == 2
-    p = hero
-    if diagonal and level.tile_at(hero).feature in LINE_DOORS:
-        return ""
-    while True:
-        p = p.offset(d)
-        t = level.tile_at(p)
-        if diagonal and t.feature in LINE_DOORS:
-            return ""
-        if p == pos:
-            return d
-        if p in occupied or not t.is_walkable:
-            return ""
-
-
-def _exposure(level, p):
-    """How many squares a monster could attack p from: walkable neighbours, less the
-    diagonal ones when p or the neighbour is a door (no diagonal moves or blows through one)."""
-    here_door = level.tile_at(p).feature == "open door"
-    n = 0
-    for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
-        q = p.offset(d)
-        if not q.on_map():
-            continue
-        t = level.tile_at(q)
-        if not t.is_walkable or (len(d) == 2 and (here_door or t.feature == "open door")):
-            continue
-        n += 1
-    return n
-
-
-def _chokepoint(level, hero, monsters, max_steps=3):
-    """The nearest square within max_steps where at most two monsters can reach the hero (a
-    corridor, an open door), reachable without walking through a monster; None if the hero
-    stands in one or none is near."""
-    if _exposure(level, hero) <= 2:
-        return None
-    occupied = {m.position for m in monsters}
-    dist = {hero: 0}
-    order = [hero]
-    i = 0
-    while i < len(order):
-        p = order[i]
-        i += 1
-        if dist[p] >= max_steps:
-            continue
-        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
-            q = p.offset(d)
-            if q in dist or not q.on_map() or q in occupied:
-                continue
-            t = level.tile_at(q)
-            if not t.is_walkable or t.has_trap or (len(d) == 2 and (
-                    level.tile_at(p).feature == "open door" or t.feature == "open door")):
-                continue
-            dist[q] = dist[p] + 1
-            order.append(q)
-    best = [p for p in order[1:] if _exposure(level, p) <= 2]
-    return min(best, key=lambda p: dist[p]) if best else None
 
 
 def _known_cursed(item):
@@ -455,7 +386,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             pack = [m for m in hostile if m.position.steps_to(hero) <= 4 and m.name not in NEVER_MELEE]
             if len(pack) >= 3 and len(adjacent) >= 2 and choke_moves < 4:
                 level = await nh.get_current_level()
-                choke = _chokepoint(level, hero, monsters)
+                choke = level.nearest_chokepoint(hero, monsters)
                 if choke is not None:
                     res = await nh.move_to(choke)
                     actions += 1
@@ -524,7 +455,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             level = await nh.get_current_level()
             occupied = {m.position for m in monsters}
             # (never a gas spore next to the hero: its explosion would take the hero along)
-            shots = [(m, _shot(level, occupied - {m.position}, hero, m.position)) for m in
+            shots = [(m, level.line_of_fire(hero, m.position, occupied)) for m in
                      sorted(hostile, key=lambda m: m.position.steps_to(hero)) if not m.is_invisible_marker
                      and not (m.name == "gas spore" and m.position.is_adjacent(hero))]
             shots = [(m, d) for m, d in shots if d]

@@ -34,28 +34,6 @@ def _hostile(m):
     return not m.is_peaceful and not m.is_tame
 
 
-def _remember(memory, monsters, hero, turn):
-    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
-    they were last seen (they drop out of view as the hero walks, and a route chosen
-    without them would lead straight back to them). Forgotten when seen empty."""
-    for m in monsters:
-        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
-            # (A mold never moves: one seen three squares from another is a second mold.
-            # Taken for one that moved, two molds each blocking a way on sent a Valkyrie
-            # to and fro between them for 360 turns a call.)
-            moved = [p for p, (n, _) in memory.items() if n == m.name and p != m.position
-                     and p.steps_to(m.position) <= 3 and not m.name.endswith(" mold")]
-            for p in moved:
-                del memory[p]
-            memory[m.position] = (m.name, turn)
-    here = {m.position for m in monsters}
-    for p in list(memory):
-        name, seen = memory[p]
-        horizon = 150 if name in AVOID else 10
-        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
-            del memory[p]
-    return set(memory)
-
 
 # Rounds in a row that found nowhere to step: each walks the whole level a few times, so
 # sixty of them (the old bound) cost half a minute a call when the hero was walled in by
@@ -294,7 +272,7 @@ async def explore_level(
     tried_pushes = set()
     waited = 0
     idle = 0
-    memory = {}  # square -> (monster name, turn seen): things not to bump
+    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -345,9 +323,9 @@ async def explore_level(
         if not fight or fought >= 8 or stats.hp < 0.8 * stats.max_hp:
             return None
         level = await nh.get_current_level()
-        near = _distances(level, hero, set(memory) | shut)
+        near = _distances(level, hero, set(memory.seen) | shut)
         best = None
-        for p, (name, _) in memory.items():
+        for p, (name, _) in memory.seen.items():
             if stats.hp < STINGERS.get(name, 10_000):
                 continue
             for _, _, _, q in _neighbours(level, p):
@@ -357,7 +335,7 @@ async def explore_level(
             return None
         _, stand, blocker = best
         if hero != stand:
-            res, _ = await step_toward(stand, set(memory) | shut)
+            res, _ = await step_toward(stand, set(memory.seen) | shut)
             if res is None:
                 return None
             actions += 1
@@ -376,7 +354,7 @@ async def explore_level(
             if wait.game_over:
                 return "game_over"
         if any("You kill" in m or "You destroy" in m for m in res.messages):
-            memory.pop(blocker, None)
+            memory.seen.pop(blocker, None)
             fought = 0
             bad_spots.clear()  # what lay behind it is reachable now
         return "hit"
@@ -406,7 +384,7 @@ async def explore_level(
             if near:
                 m = near[0]
                 return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
-        avoid = _remember(memory, monsters, hero, stats.turn) | shut
+        avoid = memory.update(monsters, hero, stats.turn) | shut
         # (Down stairs with an object on them show as the object: #terrain tells.)
         if stop_at_stairs and (_map_shows(await nh.get_screen(), ">") or any(
                 f.feature in ("stairs down", "ladder down") for f in await nh.reveal_terrain())):
@@ -429,9 +407,9 @@ async def explore_level(
             # Nothing reachable is left to explore.
             level = level or await nh.get_current_level()
             # (Stairs cut off by a monster to be avoided: "blocked", not a search for doors.)
-            cut_off = _way_down(level, avoid_branches) is not None and bool(memory)
+            cut_off = _way_down(level, avoid_branches) is not None and bool(memory.seen)
             if cut_off or await reachable_way_down(level) or not search_for_hidden:
-                if leftover and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
+                if leftover and waited < 8 and any(n not in AVOID for n, _ in memory.seen.values()):
                     res = await nh.search()  # a peaceful monster may be in the way: let it wander off
                     actions += 1
                     waited += 1
@@ -439,7 +417,7 @@ async def explore_level(
                         return await finish("game_over", False, game_over=True)
                     continue
                 if leftover:
-                    return await finish("blocked", False, avoided=sorted({n for n, _ in memory.values()}))
+                    return await finish("blocked", False, avoided=sorted({n for n, _ in memory.seen.values()}))
                 return await finish("fully_explored", True)
             # Unexplored ground lies behind a mold or an acid blob: kill it before searching.
             acted = await fight_stinger(stats) if leftover else None
@@ -490,7 +468,7 @@ async def explore_level(
                         spot, spot_limit = _search_spot(level, risky, share, bad_spots)
                     if spot is not None:
                         break
-                if spot is None and waited < 8 and any(n not in AVOID for n, _ in memory.values()):
+                if spot is None and waited < 8 and any(n not in AVOID for n, _ in memory.seen.values()):
                     res = await nh.search(2)  # a peaceful monster (a shopkeeper?) may be in the way
                     actions += 1
                     waited += 1

@@ -9,24 +9,6 @@ AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime"
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 
 
-def _remember(memory, monsters, hero, turn):
-    """Squares not to step on: floating eyes, cockatrices and peacefuls in view, and where
-    they were last seen (they drop out of view as the hero walks, and a route chosen
-    without them would lead straight back to them). Forgotten when seen empty."""
-    for m in monsters:
-        if m.name in AVOID or (m.is_peaceful and not m.is_tame):
-            for p in [p for p, (n, _) in memory.items() if n == m.name and p != m.position
-                      and p.steps_to(m.position) <= 3]:
-                del memory[p]
-            memory[m.position] = (m.name, turn)
-    here = {m.position for m in monsters}
-    for p in list(memory):
-        name, seen = memory[p]
-        horizon = 150 if name in AVOID else 10
-        if turn - seen > horizon or (p.is_adjacent(hero) and p not in here):
-            del memory[p]
-    return set(memory)
-
 
 def _stairs_here(messages, way):
     """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
@@ -68,7 +50,7 @@ async def go_to_stairs(
     stuck = 0
     waited = 0
     kicks = 0
-    memory = {}  # square -> (monster name, turn seen): things not to bump
+    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -114,10 +96,10 @@ async def go_to_stairs(
         if stop_on_hostile and near:
             m = near[0]
             return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
-        avoid = _remember(memory, monsters, hero, stats.turn) - {target}
+        avoid = memory.update(monsters, hero, stats.turn) - {target}
         res, d = await step_toward(avoid)
         if res is None:
-            blockers = sorted({n for p, (n, _) in memory.items() if p in avoid})
+            blockers = memory.names_at(avoid)
             route = await nh.find_path(target, traps="risky", avoid_monsters=False)  # a way past them?
             if not route or not blockers:
                 return await finish("no_path", False, stairs=(target.x, target.y))
