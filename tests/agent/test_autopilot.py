@@ -857,3 +857,32 @@ async def test_a_gas_spore_beside_the_hero_at_a_corridors_bend_is_walked_away_fr
     assert d.skill_name == "go_to", d  # away first: no volley from where it cannot be shot
     spore = next(m.position for m in state["monsters"] if m.name == "gas spore")
     assert Position(d.params["x"], d.params["y"]).steps_to(spore) >= 6
+
+
+async def test_a_healer_with_her_starting_gold_in_a_temple_buys_protection_once_per_level(make_api):
+    """Most heroes die at their starting AC; a Healer carries 1,000-2,000 gold, and a temple
+    priest sells protection at 400 gold a level: AC 2-4 better the first time, 1 after."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import run_skill
+
+    temple = room_des(["-----------", "|.........|", "|.........|", "|.........|", "-----------"],
+                      'REGION:(1,1,9,3),lit,"temple"\nALTAR:(5,2),chaos,shrine', hero=(2, 2))
+    api = make_api(temple, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    before = await api.get_stats()
+    pilot = Autopilot()
+    names = {"buy_protection", "explore_and_fight", "rest_until_healed", "pickup_useful"}
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "buy_protection", d
+    bought = (await run_skill(api, "buy_protection")).result
+    after = await api.get_stats()
+    assert bought.success and bought.data["donations"] == before.gold // 400, bought
+    assert after.gold == before.gold % 400
+    assert before.ac - after.ac >= 2 + bought.data["donations"] - 1
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name != "buy_protection", d  # once per level (and the gold is gone)
+
+    poor = make_api(temple, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    res = (await run_skill(poor, "buy_protection")).result
+    assert res.stopped_reason == "too_poor" and res.data["price"] == 400, res
+

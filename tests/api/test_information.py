@@ -148,6 +148,40 @@ async def test_a_temple_priest_asking_for_a_donation_gets_no_gold(make_api):
     assert at_command_prompt(api)
 
 
+async def walk_next_to_the_priest(api: NetHackAPI):
+    priest = next(m for m in await api.get_visible_monsters() if "priest" in m.name)
+    for _ in range(8):
+        hero = await api.get_position()
+        if priest.position.is_adjacent(hero):
+            return hero.direction_to(priest.position)
+        level = await api.get_current_level()
+        beside = [p for p in priest.position.neighbors() if level.tile_at(p).is_walkable]
+        await api.move_to(min(beside, key=hero.steps_to))
+        priest = next(m for m in await api.get_visible_monsters() if "priest" in m.name)
+    raise AssertionError("the priest kept out of reach")
+
+
+async def test_a_healer_offering_a_temple_priest_400_gold_at_level_1_buys_protection(make_api):
+    api = make_api(room_des(ROOM, 'REGION:(1,1,5,3),lit,"temple"\nALTAR:(3,2),chaos,shrine'), role="healer")
+    before = await api.get_stats()
+    assert before.xp_level == 1 and before.gold >= 1000  # a Healer starts with 1,001-2,000 gold
+    direction = await walk_next_to_the_priest(api)
+
+    t0 = await turn(api)
+    res = await api.chat(direction, offer=before.gold + 1)
+    assert not res.success and f"you carry {before.gold} gold" in res.error, res
+    assert not (await api.chat(direction, offer=-5)).success
+    assert await turn(api) == t0 and (await api.get_stats()).gold == before.gold  # nothing was sent
+
+    res = await api.chat(await walk_next_to_the_priest(api), offer=400)
+    assert res.success, res
+    assert any("rewarded for thy devotion" in m for m in res.messages), res.messages
+    after = await api.get_stats()
+    assert after.gold == before.gold - 400
+    assert 2 <= before.ac - after.ac <= 4  # the first protection: AC 2-4 better
+    assert at_command_prompt(api)
+
+
 async def test_chatting_where_nobody_stands_fails_and_names_who_is_near(make_api):
     api = make_api((LEVELS / "peaceful_watchman.des").read_text())
     t0 = await turn(api)

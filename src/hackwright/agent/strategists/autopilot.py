@@ -74,6 +74,7 @@ class AutopilotState:
     fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
     eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
     asleep: dict = field(default_factory=dict)  # species -> turn until which a sleep ray holds it
+    protection_asked_at: int = 0  # the experience level at which buy_protection last ran
     mines_hunt_start: int = -1  # game turn the hunt for a dwarf's pick in the Gnomish Mines began
     mines_hunt_over: bool = False  # the hunt ran its time or its levels: the Mines are left again
     shed_picked: tuple = ()  # (level, x, y) of the shed-gear square already picked up from

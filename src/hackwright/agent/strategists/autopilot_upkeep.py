@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from .autopilot import Autopilot
 
 
+PROTECTION_PRICE = 400  # a temple priest's price of protection, per experience level (priest.c)
+
+
 async def heal_and_eat(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """A fresh kill eaten, rest when hurt, food when hungry, a prayer when Weak with none."""
     api, s, stats, inventory, have, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.have, sit.ok
@@ -126,6 +129,13 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
         if ok("wear_better_armor") and any(i.object_class in ("armor", "ring", "amulet") and not i.equipped
                                            for i in inventory):
             return invoke("wear_better_armor", {}, "new armour: wear it if it is better")
+    # Divine protection from a temple priest: 400 gold a level buys AC 2-4 the first time and
+    # 1 each time after (most heroes die at their starting AC). Once per experience level.
+    if "buy_protection" in have and ok("buy_protection") and not sit.near and \
+            stats.gold >= PROTECTION_PRICE * stats.xp_level and s.protection_asked_at != stats.xp_level and \
+            any("priest" in m.name and m.is_peaceful and not m.is_tame for m in sit.monsters):
+        s.protection_asked_at = stats.xp_level
+        return invoke("buy_protection", {}, f"a temple priest and {stats.gold} gold: buy protection (better AC)")
     return None
 
 

@@ -242,24 +242,35 @@ class InformationCommands(ApiCore):
         col = 0 if col <= 1 else col
         return [ln[col:].rstrip() for ln in lines[:row] if ln[col:].strip()]
 
-    async def chat(self, direction: str) -> ActionResult:
+    async def chat(self, direction: str, offer: int = 0) -> ActionResult:
         """
         Talk to the monster next to you in a direction (#chat) and return what it
         says in ``messages``: a shopkeeper greets you or quotes a price, a
         watchman grumbles, a pet purrs, a priest asks for a donation.
         direction: 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'.
-        No gold is ever given: when a temple priest asks "How much will you
-        offer?" the answer is nothing (which a priest of your own god takes
-        badly: alignment -1). Takes a turn when someone answers. Fails when
+        offer: the gold to give when a temple priest asks "How much will you
+        offer?" (default 0: nothing, which a priest of your own god takes
+        badly: alignment -1). From 400 to 599 times your experience level buys
+        divine protection, AC 2-4 better the first time and 1 better each time
+        after ("Thou hast been rewarded for thy devotion"), cheapest at a low
+        level; "Thy selfless generosity is deeply appreciated" means no more
+        was given. Refused (nothing sent) when offer is not a whole number from
+        0 to the gold you carry. Takes a turn when someone answers. Fails when
         nobody is there (the error names the monsters next to you), or when
         the monster is asleep or cannot move ("seems not to notice you").
         """
         key = self._direction_key(direction)
         if key is None:
             return self._fail(self._bad_direction(direction))
+        if isinstance(offer, bool) or not isinstance(offer, int) or offer < 0:
+            return self._fail(f"offer must be a whole number of gold pieces, 0 or more (got {offer!r})")
+        if offer:
+            gold = (await self.get_stats()).gold
+            if offer > gold:
+                return self._fail(f"you carry {gold} gold: offer at most that much (asked {offer})")
         rules = [
             Rule(r"Talk to whom", key, limit=1),
-            Rule(r"How much will you offer", None, kinds=(PromptKind.TEXT,), limit=1),
+            Rule(r"How much will you offer", str(offer) if offer else None, kinds=(PromptKind.TEXT,), limit=1),
         ]
 
         def answered(ex: Exchange, before: tuple, after: tuple) -> bool:
