@@ -31,6 +31,12 @@ async def test_three_jackals_closing_in_two_squares_from_an_open_door_the_door_i
     assert level.nearest_chokepoint(door, jackals) is None  # already standing in one
     assert level.nearest_chokepoint(hero, jackals, max_steps=1) is None  # too far for one step
 
+    steps = level.walk_distances(hero, 3, {j.position for j in jackals})
+    assert list(steps)[0] == hero and steps[hero] == 0
+    assert steps[door] == 2 and steps[door.offset("e")] == 3  # through the door, into the corridor
+    assert not any(j.position in steps for j in jackals)
+    assert door not in level.walk_distances(hero, 1)
+
 
 async def test_a_floating_eye_three_squares_east_is_in_line_of_fire_but_not_through_a_wall_or_past_a_monster(make_api):
     api = make_api(des("daggers_and_eye"), role="valkyrie")

@@ -1,7 +1,8 @@
 """Judgements over the remembered map that many skills need, kept in one place.
 
-``DungeonLevel.line_of_fire``, ``.exposure`` and ``.nearest_chokepoint`` call the
-functions here, and every skill gets ``WalkAroundMemory`` without importing it. They
+``DungeonLevel.line_of_fire``, ``.exposure``, ``.nearest_chokepoint`` and
+``.walk_distances`` call the functions here, and every skill gets ``WalkAroundMemory``
+without importing it. They
 only read the map and the monsters a skill already holds: no game action, no game time.
 The sandbox worker imports this module, so it stays free of NLE and numpy.
 """
@@ -61,32 +62,41 @@ def exposure(level: "DungeonLevel", pos: "Position") -> int:
     return n
 
 
-def nearest_chokepoint(level: "DungeonLevel", hero: "Position", monsters: Iterable["Monster"],
-                       max_steps: int = 3) -> Optional["Position"]:
-    """The nearest square (at most ``max_steps`` away) where at most two monsters can reach
-    the hero, or None."""
-    if exposure(level, hero) <= 2:
-        return None
-    occupied = {m.position for m in monsters}
-    dist = {hero: 0}
-    order = [hero]
+def walk_distances(level: "DungeonLevel", start: "Position", max_steps: int, blocked: Iterable["Position"] = (),
+                   no_diagonal: tuple = LINE_DOORS) -> dict:
+    """Position -> steps from ``start`` for every square a walk reaches in at most
+    ``max_steps``, nearest first (``start`` itself at 0)."""
+    blocked = blocked if isinstance(blocked, (set, frozenset)) else set(blocked)
+    dist = {start: 0}
+    order = [start]
     i = 0
     while i < len(order):
         p = order[i]
         i += 1
         if dist[p] >= max_steps:
             continue
+        door_here = level.tile_at(p).feature in no_diagonal
         for d in COMPASS:
             q = p.offset(d)
-            if q in dist or not q.on_map() or q in occupied:
+            if q in dist or not q.on_map() or q in blocked:
                 continue
             t = level.tile_at(q)
-            if not t.is_walkable or t.has_trap or (len(d) == 2 and (
-                    level.tile_at(p).feature == "open door" or t.feature == "open door")):
+            if not t.is_walkable or t.has_trap or (len(d) == 2 and (door_here or t.feature in no_diagonal)):
                 continue
             dist[q] = dist[p] + 1
             order.append(q)
-    best = [p for p in order[1:] if exposure(level, p) <= 2]
+    return dist
+
+
+def nearest_chokepoint(level: "DungeonLevel", hero: "Position", monsters: Iterable["Monster"],
+                       max_steps: int = 3) -> Optional["Position"]:
+    """The nearest square (at most ``max_steps`` away) where at most two monsters can reach
+    the hero, or None."""
+    if exposure(level, hero) <= 2:
+        return None
+    # (A doorway without a door lets a walker through on a slant; an open door does not.)
+    dist = walk_distances(level, hero, max_steps, {m.position for m in monsters}, no_diagonal=("open door",))
+    best = [p for p in list(dist)[1:] if exposure(level, p) <= 2]
     return min(best, key=lambda p: dist[p]) if best else None
 
 
@@ -141,4 +151,5 @@ class WalkAroundMemory:
         return sorted({n for p, (n, _) in self.seen.items() if p in wanted})
 
 
-__all__ = ["COMPASS", "LINE_DOORS", "WalkAroundMemory", "exposure", "line_of_fire", "nearest_chokepoint"]
+__all__ = ["COMPASS", "LINE_DOORS", "WalkAroundMemory", "exposure", "line_of_fire", "nearest_chokepoint",
+           "walk_distances"]

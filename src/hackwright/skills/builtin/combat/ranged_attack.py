@@ -4,7 +4,6 @@ CATEGORY = "combat"
 TRIGGERS = ("engulfed", "level_change")
 
 KILLED = re.compile(r"\b(You kill|You destroy|is killed|is destroyed|kills the|destroys the)\b", re.I)
-DOORS = ("doorway", "open door", "closed door")
 LAUNCHERS = ("bow", "crossbow", "sling")
 HAND_THROWN = ("dagger", "knife", "spear", "javelin")
 
@@ -16,24 +15,7 @@ def _is_hostile(m):
 def _firing_spot(level, hero, targets, occupied, max_range, max_steps):
     """(square, target) nearest to walk to (at most max_steps) from which a target is in a
     clear line 2..max_range squares away, not next to any of them; or (None, None)."""
-    dist = {hero: 0}
-    order = [hero]
-    i = 0
-    while i < len(order):
-        p = order[i]
-        i += 1
-        if dist[p] >= max_steps:
-            continue
-        door_here = level.tile_at(p).feature in DOORS
-        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
-            q = p.offset(d)
-            if q in dist or not q.on_map() or q in occupied:
-                continue
-            t = level.tile_at(q)
-            if not t.is_walkable or t.has_trap or (len(d) == 2 and (door_here or t.feature in DOORS)):
-                continue
-            dist[q] = dist[p] + 1
-            order.append(q)
+    order = level.walk_distances(hero, max_steps, occupied)
     for p in order:  # nearest first
         if any(m.position.steps_to(p) <= 1 for m in targets):
             continue
