@@ -36,7 +36,6 @@ async def buy_protection(nh, max_steps: int = 40, max_donations: int = 8) -> Ski
     turn0 = start.turn
     actions = 0
     donations = 0
-    answer = ""
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -75,8 +74,7 @@ async def buy_protection(nh, max_steps: int = 40, max_donations: int = 8) -> Ski
                     continue  # he stepped away as the hero spoke: after him again
                 return await finish("no_more", donations > 0, answer=res.error)
             if REWARDED not in said:
-                answer = said
-                return await finish("no_more", donations > 0, answer=answer)
+                return await finish("no_more", donations > 0, answer=said)
             donations += 1
             continue
         if steps >= max_steps:
