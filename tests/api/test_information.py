@@ -49,6 +49,21 @@ async def test_looking_at_the_pet_says_tame_and_at_a_bare_floor_square_says_floo
     assert look.monster_name is None and not look.peaceful and not look.tame
 
 
+async def test_looking_here_names_the_stairs_under_the_hero_then_an_engraving_and_a_pile(make_api):
+    api = make_api(room_des(ROOM, "OBJECT:('%',\"apple\"),(2,1)\nOBJECT:(')',\"dagger\"),(2,1)"), role="valkyrie")
+    t0 = await turn(api)
+    here = await api.look_here()
+    assert here and here.stairs == "up" and here.feature == "staircase up", here
+    assert here.engraving is None and here.objects == []
+    assert await turn(api) == t0 and at_command_prompt(api)
+    assert (await api.move("e")).success
+    assert (await api.engrave("Elbereth")).success
+    here = await api.look_here()
+    assert here.stairs is None and here.feature is None and here.engraving == "Elbereth", here
+    assert sorted(o.split()[-1] for o in here.objects) == ["apple", "dagger"], here
+    assert at_command_prompt(api)
+
+
 async def test_looking_at_a_fountain_and_a_hostile_jackal(make_api):
     api = make_api(room_des(ROOM, "FOUNTAIN:(3,2)\nMONSTER:('d',\"jackal\"),(5,3),asleep"), role="valkyrie")
     hero = await api.get_position()

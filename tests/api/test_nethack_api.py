@@ -163,6 +163,20 @@ async def test_eating_from_the_floor_answers_its_prompt(make_api):
     assert await api.get_items_here() == []
 
 
+async def test_eating_one_named_food_from_a_pile_declines_the_others(make_api):
+    des = room_des(ROOM, "OBJECT:('%',\"food ration\"),(1,1)\nOBJECT:('%',\"corpse\"),(1,1),montype:\"lichen\"\n"
+                         "OBJECT:('%',\"apple\"),(1,1)")
+    api = make_api(des)
+    missing = await api.eat(floor_item="melon")
+    assert not missing.success and "no melon" in missing.error and at_command_prompt(api)
+    assert len(await api.get_items_here()) == 3
+    res = await api.eat(floor_item="lichen corpse")
+    assert res.success, res
+    left = " ".join(i.text for i in await api.get_items_here())
+    assert "lichen" not in left and "apple" in left and "food ration" in left
+    assert at_command_prompt(api)
+
+
 async def test_bumping_a_peaceful_monster_is_declined(make_api):
     des = room_des(ROOM, 'MONSTER:(\'@\',"watchman"),(2,1),peaceful,asleep')
     api = make_api(des)

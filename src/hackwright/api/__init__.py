@@ -19,7 +19,7 @@ from .models import (
     Stats,
     Tile,
 )
-from .models import DungeonOverview, LookResult, OverviewLevel
+from .models import DungeonOverview, HereLook, LookResult, Missiles, OverviewLevel
 from .models import ContainerResult, EnhanceResult
 from .models import FightOdds, HiddenFeature, Kill, ShopExit
 
@@ -49,6 +49,8 @@ __all__ = [
     "Stats",
     "Tile",
     "LookResult",
+    "HereLook",
+    "Missiles",
     "OverviewLevel",
     "DungeonOverview",
     "ContainerResult",

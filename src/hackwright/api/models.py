@@ -11,6 +11,7 @@ same as NetHack's own map and NLE's ``glyphs`` array (``glyphs[y][x]``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import Any, Iterator, Optional
@@ -492,6 +493,43 @@ class LookResult:
 
     def __bool__(self) -> bool:
         return self.error is None
+
+
+@dataclass
+class HereLook:
+    """What NetHack's look here (``:``) says about the hero's own square (``NetHackAPI.look_here``).
+
+    The map cannot show what lies under the hero: the stairs just arrived by, an
+    engraving, the objects of a pile. Falsy when ``error`` is set (nothing was looked at).
+    """
+
+    position: Position  # the hero's square
+    feature: Optional[str]  # dungeon furniture as NetHack names it: "staircase down", "staircase up", "ladder down", "fountain", "altar to Anhur (neutral)", "open door", "sink"; None for plain floor
+    engraving: Optional[str]  # the text read here, as it now reads ("Elbereth", or smudged: "Elbcreth"); None when nothing is written or it cannot be read
+    objects: list[str]  # the objects lying here, as NetHack names them ("a newt corpse", "2 uncursed daggers")
+    text: str  # NetHack's whole answer
+    error: Optional[str] = None  # why nothing was looked at (the game is over)
+
+    def __bool__(self) -> bool:
+        return self.error is None
+
+    @property
+    def stairs(self) -> Optional[str]:
+        """"up" or "down" when the hero stands on stairs or a ladder, else None."""
+        m = re.match(r"(?:staircase|ladder) (up|down)\b", self.feature or "")
+        return m.group(1) if m else None
+
+
+@dataclass
+class Missiles:
+    """What you can shoot or throw now (``NetHackAPI.get_missiles``): the pack read with
+    NetHack's object table. Known-cursed weapons are never listed, nor what is in your hands."""
+
+    launcher: Optional[Item]  # the bow, crossbow, yumi or sling you wield; None when you wield none
+    ammunition: list[Item]  # arrows, bolts, ya or sling ammunition for that launcher, quivered first
+    thrown: list[Item]  # weapons for throwing by hand, best first: quivered, then daggers and knives, then darts, shuriken and boomerangs, then spears and javelins
+    ready_launcher: Optional[Item]  # a launcher in your pack (surely not cursed) with ammunition for it: wield it to shoot
+    best: Optional[Item]  # what to fire or throw now: what is quivered, else ammunition for the launcher in hand, else thrown[0]; None when nothing
 
 
 @dataclass

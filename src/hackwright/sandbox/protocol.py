@@ -42,6 +42,8 @@ _DATACLASSES: dict[str, type] = {
         models.ContainerResult,  # loot, put_in, take_out
         models.EnhanceResult,  # enhance
         models.LookResult,  # look_at
+        models.HereLook,  # look_here
+        models.Missiles,  # get_missiles
         models.OverviewLevel,  # get_dungeon_overview
         models.DungeonOverview,
         models.Kill,  # recent_kills

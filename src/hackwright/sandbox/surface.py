@@ -19,6 +19,7 @@ QUERIES = (
     "get_equipment",
     "get_status_effects",
     "get_role",
+    "get_missiles",
     "get_comprehensive_state",
     "find_path",
     "find_unexplored",
@@ -66,6 +67,7 @@ ACTIONS = (
     "throw",
     "fire",
     "send_keys",
+    "look_here",  # a blind hero feels the floor: that takes a move
     "apply",
     "dig",
     "force_lock",

@@ -189,7 +189,7 @@ def injected_names() -> dict[str, Any]:
         "DIRECTIONS": tuple(models.DIRECTIONS),
     }
     for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
-              "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "OverviewLevel",
+              "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "HereLook", "Missiles", "OverviewLevel",
               "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds"):
         names[n] = getattr(models, n)
     names["WalkAroundMemory"] = tactics.WalkAroundMemory

@@ -69,6 +69,16 @@ def test_a_built_in_skill_file_is_a_valid_skill_in_the_model_format(path: Path):
     assert set(declared_triggers(source)) <= set(EVENT_KINDS)
 
 
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_a_built_in_skill_types_no_keys_itself(path: Path):
+    """Keystrokes and their prompts belong to the API: a built-in skill calls its commands
+    (look_here, eat(floor_item=...), dig ...), never nh.send_keys, so it is a fair example
+    of what a model's skill should do."""
+    calls = [n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Attribute)
+             and n.attr == "send_keys"]
+    assert not calls, f"{path.stem} types keys itself (line {calls[0].lineno})"
+
+
 @pytest.mark.parametrize("category", sorted(EXPECTED))
 def test_each_category_has_a_skill_md_listing_its_skills(category: str):
     text = (BUILTIN / category / "SKILL.md").read_text()

@@ -12,9 +12,9 @@ import numpy as np
 
 from .. import glyphs as G
 from ..keyboard import ENTER, ESC, Exchange, PromptKind, Rule
-from ..models import (ActionResult, DungeonOverview, HiddenFeature, LookResult, OverviewLevel, Position,
+from ..models import (ActionResult, DungeonOverview, HereLook, HiddenFeature, LookResult, OverviewLevel, Position,
                       normalize_direction)
-from .core import ApiCore, _FAILURES, _as_position
+from .core import ApiCore, LOOK_HERE, _FAILURES, _as_position
 from .travel import move_cursor
 
 FARLOOK = ";"
@@ -142,6 +142,41 @@ class InformationCommands(ApiCore):
         tame = monster is not None and (words.startswith("tame ") or bool(G.KIND[glyph] == G.GlyphKind.PET))
         peaceful = monster is not None and not tame and words.startswith("peaceful ")
         return LookResult(target, char, description, monster, peaceful, tame, text, symbol_meaning=meaning)
+
+    async def look_here(self) -> HereLook:
+        """
+        Look at your own square (NetHack's ``:``); takes no game time, except that a
+        blind hero feels the floor instead, which takes a move.
+        The map cannot show what is under you: the stairs you just arrived by, what
+        is written in the dust, the objects of a pile.
+        Returns a HereLook: feature (dungeon furniture as NetHack names it:
+        "staircase down", "staircase up", "ladder down", "fountain", "altar to
+        Anhur (neutral)", "open door"; None for plain floor), engraving (the text as
+        it reads now, e.g. "Elbereth", or a smudged "Elbcreth" after a fight; None
+        when nothing is written), objects (the names of what lies here), text
+        (NetHack's whole answer), and ``stairs``: "up" or "down" when you stand on
+        stairs or a ladder, else None. Once the game is over nothing is looked at:
+        the result has ``error`` set and is falsy.
+        """
+        hero = self._hero()
+        if self._game.done:
+            return HereLook(hero, None, None, [], "", error="the game is over; no more actions are possible")
+        # As typed keys: what ':' shows is noted like any action's messages (the pile
+        # memory learns the pile was shown, the history keeps the words).
+        res = await self.send_keys(LOOK_HERE)
+        window = res.prompt or ""
+        if window:
+            self._ensure_ready(Exchange())  # the "Things that are here" window: read, close it
+        text = " ".join(res.messages + ([window] if window else []))
+        feature = re.search(r"There is an? (.+?) here\.", text)
+        read = re.search(r'You read: "(.*?)"', text)
+        objects = re.findall(r"You (?:see|feel) here (.+?)\.(?:\s|$)", text)
+        for shown in res.messages + [window]:
+            if "Things that" in shown:  # a pile: one object a line after the heading
+                listed = shown.split("Things that", 1)[1].splitlines()[1:]
+                objects = [ln.strip() for ln in listed if ln.strip() and not ln.strip().startswith("--")]
+        return HereLook(hero, feature.group(1) if feature else None, read.group(1) if read else None,
+                        objects, text)
 
     # Features worth knowing that an object lying on them hides from the map.
     _UNDER_OBJECTS = frozenset(("stairs down", "stairs up", "ladder down", "ladder up", "altar", "fountain",

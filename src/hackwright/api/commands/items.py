@@ -4,6 +4,7 @@ take off.
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ..keyboard import Exchange, Prompt, PromptKind, Rule
@@ -83,13 +84,17 @@ class ItemCommands(ApiCore):
             self._level_memory(fold=False).stashes.add(self._hero())
         return res
 
-    async def eat(self, item_letter: Optional[str] = None) -> ActionResult:
+    async def eat(self, item_letter: Optional[str] = None, floor_item: Optional[str] = None) -> ActionResult:
         """Eat a whole meal, however many turns it takes (a monster appearing may
         interrupt it: "You stop eating.", the rest stays partly eaten).
         item_letter: the letter of food in your pack (food on the floor is then not
         offered). None eats the first edible thing on the floor here; with none
-        there it fails, the error listing your food. Check a corpse with
-        is_safe_to_eat() first. Success means a turn passed and nothing refused.
+        there it fails, the error listing your food.
+        floor_item: with no item_letter, eat this food from the floor and no other:
+        its name as get_items_here() shows it, or the words NetHack would use for it
+        ("newt corpse", "food ration"). NetHack offers the floor's food one piece
+        at a time and every other piece is declined; it fails when none matches.
+        Check a corpse with is_safe_to_eat() first. Success means a turn passed and nothing refused.
         Fails, sending nothing, for a letter not in your pack (the error lists your
         food); another item fails with "You cannot eat that!". "Stop eating?" is
         answered yes and "Continue eating?" no (the warning before you choke on a
@@ -102,6 +107,8 @@ class ItemCommands(ApiCore):
                 Rule(r"here; eat (it|one)\?", "n"),
                 Rule(r"What do you want to eat", item_letter, limit=1),
             ]
+        elif floor_item:
+            return await self._eat_from_floor(str(floor_item))
         else:
             food = [i for i in await self.get_inventory() if i.object_class == "food"]
             listing = ", ".join(f"{i.slot} ({i.name})" for i in food) or "none"
@@ -112,6 +119,25 @@ class ItemCommands(ApiCore):
         rules += [Rule(r"Stop eating\?", "y"), Rule(r"Continue eating\?", "n")]
         return self._act("e", rules, success=lambda ex, b, a: a[0] != b[0] and not any(
             _FAILURES.search(m) for m in ex.messages))
+
+    async def _eat_from_floor(self, floor_item: str) -> ActionResult:
+        """eat(floor_item=...): yes to the floor food so named, no to every other."""
+        want = floor_item.strip().lower()
+        offered: list[str] = []
+
+        def answer(p) -> str:
+            m = re.search(r"There (?:is|are) (.+?) here; eat", p.text)
+            offered.append(m.group(1) if m else p.text)
+            return "y" if want in p.text.lower() else "n"
+
+        rules = [Rule(r"here; eat (it|one)\?", answer, limit=20), Rule(r"What do you want to eat", None),
+                 Rule(r"Stop eating\?", "y"), Rule(r"Continue eating\?", "n")]
+        res = self._act("e", rules, success=lambda ex, b, a: a[0] != b[0] and not any(
+            _FAILURES.search(m) for m in ex.messages))
+        if not res.success and not res.game_over and not any(want in o.lower() for o in offered):
+            res.error = f"no {floor_item} to eat on the floor here; food offered here: " + (
+                ", ".join(offered) or "none")
+        return res
 
     async def quaff(self, item_letter: str) -> ActionResult:
         """Drink the potion with inventory letter ``item_letter``. A fountain or sink

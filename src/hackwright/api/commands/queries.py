@@ -10,9 +10,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .. import glyphs as G, maps, observe
+from .. import glyphs as G, knowledge, maps, observe
+from ..missiles import choose_missiles
 from ..keyboard import ESC, Exchange, PromptKind
-from ..models import DungeonLevel, Item, Monster, Position, Stats
+from ..models import DungeonLevel, Item, Missiles, Monster, Position, Stats
 from .core import ApiCore, LOOK_HERE, EQUIPMENT_SLOTS, _as_position
 
 _OBJECT_NAMES: Optional[list[tuple[str, int]]] = None
@@ -274,6 +275,24 @@ class GameQueries(ApiCore):
             if item.equipped and item.equipped in eq and eq[item.equipped] is None:
                 eq[item.equipped] = item
         return eq
+
+    async def get_missiles(self) -> Missiles:
+        """What you can shoot or throw now, read from your pack with NetHack's object
+        table; takes no game time. Returns a Missiles: launcher (the bow, crossbow,
+        yumi or sling you wield, else None), ammunition (for that launcher, quivered
+        first), thrown (weapons for throwing by hand, best first: quivered, daggers
+        and knives, darts, shuriken and boomerangs, spears and javelins),
+        ready_launcher (a launcher in your pack, surely not cursed, with ammunition
+        for it: wield() it to shoot), and best (what to fire or throw now: the
+        quivered stack, else ammunition for the launcher in hand, else thrown[0];
+        None when there is nothing). Known-cursed weapons and what is in your hands
+        are never listed. Fire ``best`` with throw(best.slot, direction)."""
+        def info(name):
+            try:
+                return knowledge.lookup_item(name)
+            except Exception:
+                return None
+        return choose_missiles(await self.get_inventory(), info)
 
     async def get_role(self) -> str:
         """Your role as the game named it when it began: "Archeologist", "Barbarian",

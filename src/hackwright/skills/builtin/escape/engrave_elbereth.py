@@ -51,10 +51,9 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
 
     async def read_back():
         nonlocal actions
-        res = await nh.send_keys(":")  # look here: takes no game time
+        look = await nh.look_here()  # takes no game time
         actions += 1
-        m = re.search(r'You read: "(.*?)"', " ".join(res.messages))
-        return m.group(1) if m else ""
+        return look.engraving or ""
 
     near = await adjacent_hostiles()
     if near and all(m.ignores_elbereth for m in near):

@@ -1,5 +1,3 @@
-import re
-
 CATEGORY = "escape"
 TRIGGERS = ("engulfed",)
 
@@ -8,12 +6,6 @@ TRIGGERS = ("engulfed",)
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 
-
-
-def _stairs_here(messages, way):
-    """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
-    text = " ".join(messages)
-    return re.search(r"There is an? (staircase|ladder) " + way + r" here", text) is not None
 
 
 async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, max_steps: int = 200) -> SkillResult:
@@ -57,9 +49,9 @@ async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, m
     target = level.stairs_up
     if target is None:
         # Just arrived? The up stairs are under the hero, not yet on the map: look.
-        look = await nh.send_keys(":")
+        look = await nh.look_here()
         actions += 1
-        if _stairs_here(look.messages, "up"):
+        if look.stairs == "up":
             target = start.position
     if target is None:
         return await finish("stairs_unknown", False)

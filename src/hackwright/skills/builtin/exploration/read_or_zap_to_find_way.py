@@ -109,22 +109,7 @@ async def read_or_zap_to_find_way(nh, unknown: bool = True, tried: list = ()) ->
                     return await finish("game_over", False)
                 break
     if pick in diggers:
-        said = []
-        for _ in range(4):  # a pit first, then (applied again) a hole
-            res = await nh.send_keys("a" + pick.slot)
-            if res.prompt and "direction" in res.prompt.lower():
-                actions += 1
-                res = await nh.send_keys(">")
-            said += res.messages
-            if res.prompt and not res.game_over:  # anything else: leave it
-                actions += 1
-                await nh.send_keys("<esc>")
-                break
-            now = await nh.get_stats()
-            if res.game_over or (now.branch, now.level_in_branch) != (start.branch, start.level_in_branch) \
-                    or "dig a pit" not in " ".join(res.messages):
-                break
-        res.messages = said
+        res = await nh.dig("down", pick.slot)  # a pit first, then on until the hole is through
     elif pick.object_class == "wand":
         res = await nh.zap(pick.slot, "down" if down else "self")
     else:

@@ -1,5 +1,3 @@
-import re
-
 CATEGORY = "navigation"
 TRIGGERS = ("engulfed",)
 
@@ -8,12 +6,6 @@ TRIGGERS = ("engulfed",)
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 
-
-
-def _stairs_here(messages, way):
-    """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
-    text = " ".join(messages)
-    return re.search(r"There is an? (staircase|ladder) " + way + r" here", text) is not None
 
 
 def _holes(level):
@@ -78,9 +70,9 @@ async def descend(
     level = await nh.get_current_level()
     target = level.stairs_down
     if target is None:
-        look = await nh.send_keys(":")  # the square under the hero is not on the map yet
+        look = await nh.look_here()  # the square under the hero is not on the map yet
         actions += 1
-        if _stairs_here(look.messages, "down"):
+        if look.stairs == "down":
             target = start.position
     via = "stairs"
     if target is None:

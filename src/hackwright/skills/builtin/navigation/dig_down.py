@@ -144,10 +144,9 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             if not res.success:
                 return False
             engravings += 1
-            look = await nh.send_keys(":")  # read it back: a dust engraving is often smudged as it is written
+            look = await nh.look_here()  # read it back: a dust engraving is often smudged as it is written
             actions += 1
-            m = re.search(r'You read: "(.*?)"', " ".join(look.messages))
-            if m and m.group(1).strip().lower() == "elbereth":
+            if (look.engraving or "").strip().lower() == "elbereth":
                 return True
         return False
 

@@ -1,5 +1,3 @@
-import re
-
 CATEGORY = "navigation"
 TRIGGERS = ("low_hp", "level_change", "engulfed")
 
@@ -8,12 +6,6 @@ TRIGGERS = ("low_hp", "level_change", "engulfed")
 AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
          "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 
-
-
-def _stairs_here(messages, way):
-    """True if a look (':') says the hero stands on stairs or a ladder going ``way``."""
-    text = " ".join(messages)
-    return re.search(r"There is an? (staircase|ladder) " + way + r" here", text) is not None
 
 
 async def go_to_stairs(
@@ -67,9 +59,9 @@ async def go_to_stairs(
     if target is None:
         # The square under the hero is not on the map until he steps off it (e.g. the up
         # stairs he arrived by): look.
-        look = await nh.send_keys(":")
+        look = await nh.look_here()
         actions += 1
-        if _stairs_here(look.messages, way):
+        if look.stairs == way:
             target = start.position
     if target is None:
         return await finish("stairs_unknown", False, direction=way,

@@ -87,31 +87,11 @@ async def eat_when_hungry(
                 wanted = _base_name(item).split(" named ")[0]
                 if wanted.endswith("s") and item.quantity > 1:
                     wanted = wanted[:-1]
-            # "There is a newt corpse here; eat it?" is asked for each food item in turn.
-            res = await nh.send_keys("e")
+            res = await nh.eat(floor_item=wanted)
             actions += 1
-            ate = False
-            for _ in range(8):
-                question = (res.prompt or "").lower()
-                if "eat it?" in question or "eat one?" in question:
-                    yes = wanted.lower() in question
-                    res = await nh.send_keys("y" if yes else "n")
-                    actions += 1
-                    if yes:
-                        ate = True
-                        break
-                elif question:
-                    res = await nh.send_keys("<esc>")
-                    actions += 1
-                    break
-                else:
-                    break
             if res.game_over:
                 return None, res
-            if res.prompt:  # e.g. "Continue eating?" — stop there, enough is enough
-                res = await nh.send_keys("<esc>")
-                actions += 1
-            if ate:
+            if res.success:
                 return wanted, res
         return None, None
 
