@@ -4,8 +4,6 @@ CATEGORY = "combat"
 TRIGGERS = ("engulfed", "level_change")
 
 KILLED = re.compile(r"\b(You kill|You destroy|is killed|is destroyed|kills the|destroys the)\b", re.I)
-LAUNCHERS = ("bow", "crossbow", "sling")
-HAND_THROWN = ("dagger", "knife", "spear", "javelin")
 
 
 def _is_hostile(m):
@@ -81,7 +79,6 @@ async def ranged_attack(
     throws = 0
     directions = []
     tracked = None
-    infos = {}
     stepped_back = 0
     walked = 0
     want = str(target or "").strip().lower()
@@ -101,14 +98,6 @@ async def ranged_attack(
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
                            turns_elapsed=s.turn - turn0, success=success)
 
-    async def info(name):
-        if name not in infos:
-            try:
-                infos[name] = await nh.lookup_item(name)
-            except Exception:
-                infos[name] = None
-        return infos[name]
-
     async def explodes(name):
         """It explodes when killed, or its touch turns to stone: not to be fought from next to it."""
         try:
@@ -117,64 +106,9 @@ async def ranged_attack(
         except Exception:
             return False
 
-    async def usable_launcher():
-        """A launcher carried (not wielded, surely not cursed) with ammunition for it, or None."""
-        inv = await nh.get_inventory()
-        ammo = set()
-        for item in inv:
-            if item.object_class == "weapon" and item.blessed_cursed_unknown != "cursed":
-                i = await info(item.name)
-                if i is not None and i.extra.get("ammo_or_missile") == "ammunition":
-                    ammo.add(i.skill)
-        for item in inv:
-            if item.object_class != "weapon" or item.equipped in ("weapon", "off hand"):
-                continue
-            sure = item.blessed_cursed_unknown in ("uncursed", "blessed") or re.search(r"[+-]\d", item.text or "")
-            if item.blessed_cursed_unknown == "cursed" or not sure:
-                continue
-            i = await info(item.name)
-            if i is not None and i.skill in LAUNCHERS and not i.extra.get("ammo_or_missile") and i.skill in ammo:
-                return item
-        return None
-
-    async def missile():
-        """The best thing to throw: (item, use fire?) or (None, False)."""
-        eq = await nh.get_equipment()
-        launcher = None
-        wielded = eq.get("weapon")
-        if wielded is not None:
-            w = await info(wielded.name)
-            if w is not None and w.skill in LAUNCHERS and not w.extra.get("ammo_or_missile"):
-                launcher = w.skill
-        best, best_rank = None, None
-        for item in await nh.get_inventory():
-            if item.object_class != "weapon" or item.equipped in ("weapon", "off hand"):
-                continue
-            if item.blessed_cursed_unknown == "cursed":
-                continue
-            i = await info(item.name)
-            if i is None:
-                continue
-            kind = i.extra.get("ammo_or_missile")
-            if kind == "ammunition":
-                if launcher is None or i.skill != launcher:
-                    continue
-                rank = 0
-            elif kind == "missile":
-                rank = 2
-            elif i.skill in HAND_THROWN:
-                rank = 1 if i.skill in ("dagger", "knife") else 3
-            else:
-                continue
-            if item.equipped == "quiver":
-                rank -= 10
-            if best_rank is None or rank < best_rank:
-                best, best_rank = item, rank
-        return best, best is not None and best.equipped == "quiver"
-
-    item, _ = await missile()
+    item = (await nh.get_missiles()).best
     if item is None and wield_launcher:
-        launcher = await usable_launcher()
+        launcher = (await nh.get_missiles()).ready_launcher
         if launcher is not None:
             before = (await nh.get_equipment()).get("weapon")
             res = await nh.wield(launcher.slot)
@@ -183,7 +117,7 @@ async def ranged_attack(
                 return await finish("game_over", False)
             if res.success:
                 swapped_from.append(before.slot if before is not None and before.slot else "-")
-                item, _ = await missile()
+                item = (await nh.get_missiles()).best
     spell = str(spell or "").strip()[:1]
     if item is None and not (spell and start.pw >= SPELL_PW):
         return await finish("nothing_to_throw", False)
@@ -260,10 +194,10 @@ async def ranged_attack(
             if not res.success:
                 spell, res = "", None  # no such spell, or it cannot be cast: throw from now on
         if res is None:
-            item, fire = await missile()
+            item = (await nh.get_missiles()).best
             if item is None:
                 return await finish("out_of_ammo", False, target=current.name)
-            res = await nh.fire(d) if fire else await nh.throw(item.slot, d)
+            res = await nh.fire(d) if item.equipped == "quiver" else await nh.throw(item.slot, d)
             actions += 1
             if res.game_over:
                 return await finish("game_over", False)

@@ -51,13 +51,13 @@ Parameters:
         at an adjacent monster instead of hitting it while Pw lasts (default "": melee)
     heal_spell: letter of a known healing spell (a Healer's healing is "a") to cast on
         the hero when HP is below rest_below while Pw lasts (default "")
-    archery: wield the carried launcher (a bow, a yumi, a crossbow) and shoot its
-        ammunition — or, with no launcher, throw darts, daggers and shuriken not in
-        hand — at hostiles in a clear straight line up to 6 squares away, and at the
-        one next to the hero, instead of meleeing (a Ranger's +2 arrows fly two or
-        three at a time, a Tourist's darts and a Rogue's daggers too); melee again
-        when they run out. What was shot is picked up again from the lines it flew
-        along (default False)
+    archery: wield the carried launcher (a bow, a yumi, a crossbow, a sling) and shoot
+        its ammunition, or throw what nh.get_missiles() lists for throwing by hand
+        (daggers, knives, darts, shuriken, spears), at hostiles in a clear straight
+        line up to 6 squares away, and at the one next to the hero, instead of
+        meleeing (a Ranger's +2 arrows fly two or three at a time, a Tourist's darts
+        and a Rogue's daggers too); melee again when they run out. What was shot is
+        picked up again from the lines it flew along (default False)
     dive: with descend, go down as soon as the down stairs are known instead of
         exploring the rest of the level first (default False)
     stop_on_branch_change: with descend, hand back ("branch_changed", data.branch) when
@@ -89,8 +89,6 @@ molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 "game_over".
 """
 
-import re
-
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
 
@@ -111,19 +109,6 @@ PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly
 # A gas spore's explosion (4d6) is all it does, once: above 21 HP it kills 1.2% of the time
 # (above 24 never), which beats waiting forever behind it.
 NO_AFTERMATH = ("gas spore",)
-
-
-AMMO_FOR = (("crossbow", r"crossbow bolts?"), ("bow", r"arrows?"), ("yumi", r"\bya\b"))
-HAND_MISSILES = r"\b(darts?|daggers?|knife|knives|shuriken)\b"
-
-
-def _ammo_for(launcher_name):
-    """The regex naming the ammunition a launcher shoots, or None."""
-    name = (launcher_name or "").lower()
-    for word, ammo in AMMO_FOR:
-        if word in name:
-            return ammo
-    return None
 
 
 def _known_cursed(item):
@@ -258,34 +243,39 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         return bool(res.success)
 
     async def ammo_slot():
-        """The slot of ammunition the wielded launcher shoots, readying the launcher first
-        if another weapon is in hand, or else of missiles thrown by hand (darts, daggers
-        not in hand); None when there is none (melee then)."""
-        nonlocal actions, archery, ammo_kind
-        inv = await nh.get_inventory()
-        wielded = next((i for i in inv if (i.equipped or "").startswith("weapon")), None)
-        ammo = _ammo_for(wielded.name if wielded else "")
-        if ammo is None:
-            for launcher in inv:
-                kind = _ammo_for(launcher.name) if launcher.object_class == "weapon" else None
-                if kind and not _known_cursed(launcher) and any(
-                        re.search(kind, (i.name or "").lower()) for i in inv if i.object_class == "weapon"):
-                    res = await nh.wield(launcher.slot)
-                    actions += 1
-                    if not res.success or res.game_over:
-                        archery = False
-                        return None
-                    ammo = kind
-                    break
-        if ammo is None:
-            ammo = HAND_MISSILES  # no launcher: darts, daggers, shuriken thrown by hand
-        ammo_kind = ammo
-        for i in inv:
-            if i.object_class == "weapon" and re.search(ammo, (i.name or "").lower()) and \
-                    not _known_cursed(i) and not (i.equipped or "").startswith("weapon"):
-                return i.slot
-        archery = False  # out of ammunition: melee (wield_better_weapon picks the weapon)
-        return None
+        """The slot of what to shoot (nh.get_missiles: ammunition for the launcher in hand,
+        a carried launcher readied first; else daggers, darts and the like thrown by hand);
+        None when there is none (melee then)."""
+        nonlocal actions, archery, ammo_skills
+        m = await nh.get_missiles()
+        if m.launcher is None and m.ready_launcher is not None:
+            res = await nh.wield(m.ready_launcher.slot)
+            actions += 1
+            if not res.success or res.game_over:
+                archery = False
+                return None
+            m = await nh.get_missiles()
+        if m.best is None or m.launcher is not None and not m.ammunition:
+            # Out of ammunition: melee (wield_better_weapon picks the weapon), rather
+            # than throw the one melee weapon a Ranger has left in her pack.
+            archery = False
+            return None
+        ammo_skills = {await skill_of(i) for i in m.ammunition or m.thrown} - {None}
+        return m.best.slot
+
+    skills = {}
+
+    async def skill_of(item):
+        """(weapon skill, "ammunition"/"missile"/None) as NetHack files it: any arrow is
+        ("bow", "ammunition") and the bow itself ("bow", None); an orcish dagger is a
+        dagger too. None when unknown."""
+        if item.name not in skills:
+            try:
+                info = await nh.lookup_item(item.text or item.name)
+                skills[item.name] = (info.skill, info.extra.get("ammo_or_missile"))
+            except Exception:
+                skills[item.name] = None
+        return skills[item.name]
 
     def note_shot(frm, direction, depth):
         p = frm
@@ -315,7 +305,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     rounds = 0
     volleys = 0
     choke_moves = 0  # steps taken towards a corridor or door to fight a pack from
-    ammo_kind = None  # regex of the ammunition being shot, once archery has started
+    ammo_skills = set()  # the weapon skills of what is being shot, once archery has started
     shot_squares = set()  # (x, y, depth) along the lines shot: where the ammunition lies
     corpses_due = []  # (monster, turn killed): fresh kills to eat once no monster is at hand
     look_here = False  # look at the objects underfoot next round (after a meal on a pile)
@@ -517,8 +507,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     text = (i.text or i.name).lower()
                     if "for sale" in text or i.corpse_of is not None and not _safe_food(i):
                         continue
-                    mine = ammo_kind is not None and i.object_class == "weapon" and \
-                        re.search(ammo_kind, (i.name or "").lower()) is not None
+                    mine = bool(ammo_skills) and i.object_class == "weapon" and await skill_of(i) in ammo_skills
                     # (rocks and gray stones are gem-class too: a loadstone cannot be
                     # dropped, and 71 rocks left a Wizard Stressed and starving)
                     stone = "rock" in text or "stone" in text
