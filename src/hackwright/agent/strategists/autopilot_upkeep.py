@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ...api.knowledge import PrayerClock
-from ...api.models import HungerState, Position
+from ...api.models import HungerState
 from .autopilot_context import Situation, invoke, press
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     last = s.last_result
     stopped_on_items = last is not None and last.stopped_reason == "items_here"
     if spot not in s.picked_up_at and "pickup_useful" in have and (stopped_on_items or (
-            ok("pickup_useful") and _items_on(api, hero))):
+            ok("pickup_useful") and await _items_on(api))):
         s.picked_up_at.add(spot)
         return invoke("pickup_useful", {}, "there are objects here")
     weapons = "|".join(i.text for i in inventory if i.object_class == "weapon")
@@ -170,8 +170,8 @@ async def _dwarf_pile(pilot: "Autopilot", sit: Situation):
     return None
 
 
-def _items_on(api, hero: Position) -> bool:
+async def _items_on(api) -> bool:
     """Whether the hero stands on objects, from the messages of the last step (no extra look)."""
-    recent = " ".join(api._kb.history[-4:])
+    recent = " ".join(await api.get_messages(4))
     return "You see here" in recent or "Things that are here" in recent or "several objects here" in recent \
         or "many objects here" in recent
