@@ -36,6 +36,9 @@ async def test_three_jackals_closing_in_two_squares_from_an_open_door_the_door_i
     assert steps[door] == 2 and steps[door.offset("e")] == 3  # through the door, into the corridor
     assert not any(j.position in steps for j in jackals)
     assert door not in level.walk_distances(hero, 1)
+    # A walk told never to step beside the door cannot reach it, nor the corridor behind it.
+    beside_door = level.walk_distances(hero, 3, may_step=lambda frm, to: to.steps_to(door) > 1)
+    assert door not in beside_door and door.offset("e") not in beside_door and hero in beside_door
 
 
 async def test_a_floating_eye_three_squares_east_is_in_line_of_fire_but_not_through_a_wall_or_past_a_monster(make_api):

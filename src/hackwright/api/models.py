@@ -310,11 +310,11 @@ class DungeonLevel:
         return exposure(self, pos)
 
     def walk_distances(self, start: Position, max_steps: int, blocked: Any = (),
-                       no_diagonal: tuple = ("doorway", "open door", "closed door")) -> dict:
-        """Position -> steps from start of every square a walk reaches in at most max_steps, nearest first (start itself: 0): over known walkable squares, never onto a known trap or a square of blocked (e.g. monster positions), and never on a slant into or out of a square whose feature is in no_diagonal (NetHack forbids it through a door; ("open door",) lets doorless doorways through)."""
+                       no_diagonal: tuple = ("doorway", "open door", "closed door"), may_step: Any = None) -> dict:
+        """Position -> steps from start of every square a walk reaches in at most max_steps, nearest first (start itself: 0): over known walkable squares, never onto a known trap or a square of blocked (e.g. monster positions), and never on a slant into or out of a square whose feature is in no_diagonal (NetHack forbids it through a door; ("open door",) lets doorless doorways through); may_step(frm, to), a callable, may refuse a step the map allows."""
         from .tactics import walk_distances
 
-        return walk_distances(self, start, max_steps, blocked, no_diagonal)
+        return walk_distances(self, start, max_steps, blocked, no_diagonal, may_step)
 
     def nearest_chokepoint(self, hero: Position, monsters: Any = (), max_steps: int = 3) -> Optional[Position]:
         """The nearest square at most max_steps away where no more than two monsters can reach the hero (a corridor, a door), reachable without crossing a known trap or one of monsters (a list of Monster); None when the hero already stands in one or none is near. Fighting a crowd from there, one or two come at a time."""

@@ -63,9 +63,10 @@ def exposure(level: "DungeonLevel", pos: "Position") -> int:
 
 
 def walk_distances(level: "DungeonLevel", start: "Position", max_steps: int, blocked: Iterable["Position"] = (),
-                   no_diagonal: tuple = LINE_DOORS) -> dict:
+                   no_diagonal: tuple = LINE_DOORS, may_step=None) -> dict:
     """Position -> steps from ``start`` for every square a walk reaches in at most
-    ``max_steps``, nearest first (``start`` itself at 0)."""
+    ``max_steps``, nearest first (``start`` itself at 0). ``may_step(frm, to)``, when
+    given, may refuse a step the map allows."""
     blocked = blocked if isinstance(blocked, (set, frozenset)) else set(blocked)
     dist = {start: 0}
     order = [start]
@@ -82,6 +83,8 @@ def walk_distances(level: "DungeonLevel", start: "Position", max_steps: int, blo
                 continue
             t = level.tile_at(q)
             if not t.is_walkable or t.has_trap or (len(d) == 2 and (door_here or t.feature in no_diagonal)):
+                continue
+            if may_step is not None and not may_step(p, q):
                 continue
             dist[q] = dist[p] + 1
             order.append(q)

@@ -217,27 +217,9 @@ def _room_to_wait(level, hero: Position, blocker: Position, occupied: set) -> Op
     """A known floor square within 25 steps of the hero, reachable without passing the
     blocker (a first step may stay beside it), and as far from it as possible (at least 6
     squares); None when there is none."""
-    dist = {hero: 0}
-    order = [hero]
-    i = 0
-    while i < len(order):
-        p = order[i]
-        i += 1
-        if dist[p] >= 25:
-            continue
-        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
-            q = p.offset(d)
-            # (Never by it, but for a first step away: at a corridor's bend, the way back
-            # from a monster beside the hero runs past it diagonally.)
-            if q in dist or not q.on_map() or q in occupied or q == blocker or (
-                    q.steps_to(blocker) <= 1 and p != hero):
-                continue
-            t = level.tile_at(q)
-            if not t.is_walkable or t.has_trap:
-                continue
-            if len(d) == 2 and (level.tile_at(p).feature in DOORS or t.feature in DOORS):
-                continue
-            dist[q] = dist[p] + 1
-            order.append(q)
-    best = max(order, key=lambda p: (p.steps_to(blocker), -dist[p]))
+    # (Never by it, but for a first step away: at a corridor's bend, the way back from a
+    # monster beside the hero runs past it diagonally.)
+    dist = level.walk_distances(hero, 25, set(occupied) | {blocker}, DOORS,
+                                may_step=lambda p, q: p == hero or q.steps_to(blocker) > 1)
+    best = max(dist, key=lambda p: (p.steps_to(blocker), -dist[p]))
     return best if best.steps_to(blocker) >= 6 else None

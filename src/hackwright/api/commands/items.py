@@ -12,6 +12,11 @@ from ..models import ActionResult
 from .core import ApiCore, _FAILURES
 
 
+def _ate(ex: Exchange, before: tuple, after: tuple) -> bool:
+    """A meal happened: a turn passed and nothing refused."""
+    return after[0] != before[0] and not any(_FAILURES.search(m) for m in ex.messages)
+
+
 class ItemCommands(ApiCore):
     """Using what the hero carries or finds on the floor."""
 
@@ -117,8 +122,7 @@ class ItemCommands(ApiCore):
                 Rule(r"What do you want to eat", None, error=f"no food on the floor here; your food: {listing}"),
             ]
         rules += [Rule(r"Stop eating\?", "y"), Rule(r"Continue eating\?", "n")]
-        return self._act("e", rules, success=lambda ex, b, a: a[0] != b[0] and not any(
-            _FAILURES.search(m) for m in ex.messages))
+        return self._act("e", rules, success=_ate)
 
     async def _eat_from_floor(self, floor_item: str) -> ActionResult:
         """eat(floor_item=...): yes to the floor food so named, no to every other."""
@@ -132,8 +136,7 @@ class ItemCommands(ApiCore):
 
         rules = [Rule(r"here; eat (it|one)\?", answer, limit=20), Rule(r"What do you want to eat", None),
                  Rule(r"Stop eating\?", "y"), Rule(r"Continue eating\?", "n")]
-        res = self._act("e", rules, success=lambda ex, b, a: a[0] != b[0] and not any(
-            _FAILURES.search(m) for m in ex.messages))
+        res = self._act("e", rules, success=_ate)
         if not res.success and not res.game_over and not any(want in o.lower() for o in offered):
             res.error = f"no {floor_item} to eat on the floor here; food offered here: " + (
                 ", ".join(offered) or "none")

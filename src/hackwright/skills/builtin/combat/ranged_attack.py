@@ -106,9 +106,10 @@ async def ranged_attack(
         except Exception:
             return False
 
-    item = (await nh.get_missiles()).best
+    missiles = await nh.get_missiles()
+    item = missiles.best
     if item is None and wield_launcher:
-        launcher = (await nh.get_missiles()).ready_launcher
+        launcher = missiles.ready_launcher
         if launcher is not None:
             before = (await nh.get_equipment()).get("weapon")
             res = await nh.wield(launcher.slot)
