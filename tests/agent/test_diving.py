@@ -72,17 +72,15 @@ async def test_with_a_spent_wand_of_digging_the_hero_still_goes_for_the_dwarfs_p
     assert d.skill_name == "get_digging_tool" and d.params.get("spent_wands") == wand.slot, d
 
 
-def test_feeling_more_confident_asks_for_enhance_once():
+def test_a_skill_ready_to_advance_asks_for_enhance_first():
     from hackwright.agent.strategists.diving import DivePolicy
 
-    kb = SimpleNamespace(history=["You hit the jackal.", "You feel more confident in your weapon skills."],
-                         messages_seen=2)
-    policy = DivePolicy()
-    assert policy.skills_ready(SimpleNamespace(_kb=kb))
-    assert not policy.skills_ready(SimpleNamespace(_kb=kb))  # nothing new since
-    kb.history.append("You kill the jackal!")
-    kb.messages_seen += 1
-    assert not policy.skills_ready(SimpleNamespace(_kb=kb))
+    stats = SimpleNamespace(xp_level=3, position=None, branch="Dungeons of Doom")
+    ask = lambda ready: DivePolicy().next_step(None, "valkyrie", stats, [], [], lambda name: True, 1.0, False,
+                                                (0, 3), skill_ready=ready)
+    step = ask(True)
+    assert step is not None and step.skill == "enhance_skills", step
+    assert ask(False) is None or ask(False).skill != "enhance_skills"
 
 
 async def test_an_archeologist_with_his_pick_axe_digs_down_instead_of_exploring(make_api):

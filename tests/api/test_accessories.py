@@ -117,6 +117,7 @@ async def test_enhance_advances_the_axe_after_a_valkyrie_hits_enough_lichens(mak
     axe = next(i.slot for i in await api.get_inventory() if i.name == "axe")
     assert (await api.wield(axe)).success
 
+    assert not (await api.get_hero()).skill_ready
     confident = False
     for _ in range(300):
         adjacent = await api.get_adjacent_monsters()
@@ -131,10 +132,14 @@ async def test_enhance_advances_the_axe_after_a_valkyrie_hits_enough_lichens(mak
             confident = True
             break
     assert confident
+    assert (await api.get_hero()).skill_ready  # said once, and it holds until #enhance
+    await api.search()
+    assert (await api.get_hero()).skill_ready
 
     res = await api.enhance()
     assert res.success, res
     assert res.advanced == ["axe"]
+    assert not (await api.get_hero()).skill_ready
     assert "You are now more skilled in axe." in res.messages
     again = await api.enhance()
     assert again.success and again.advanced == []

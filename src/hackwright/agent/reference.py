@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional
 # Types in the order a reader meets them; any other type a skill can receive is
 # appended after these, so a new one is never left out.
 TYPE_ORDER = ("Position", "Stats", "HungerState", "Alignment", "Monster", "Item", "Tile", "DungeonLevel",
-              "ActionResult", "ContainerResult", "EnhanceResult", "LookResult", "HereLook", "Missiles", "DungeonOverview", "OverviewLevel",
+              "ActionResult", "ContainerResult", "EnhanceResult", "LookResult", "HereLook", "Missiles", "Hero", "DungeonOverview", "OverviewLevel",
               "Kill", "ShopExit", "FightOdds", "HiddenFeature", "GameEvent", "MonsterInfo", "ItemInfo", "SkillResult")
 
 EXAMPLE_NAME = "explore_carefully"

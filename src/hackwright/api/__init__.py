@@ -21,7 +21,7 @@ from .models import (
 )
 from .models import DungeonOverview, HereLook, LookResult, Missiles, OverviewLevel
 from .models import ContainerResult, EnhanceResult
-from .models import FightOdds, HiddenFeature, Kill, ShopExit
+from .models import FightOdds, Hero, HiddenFeature, Kill, ShopExit
 
 
 def __getattr__(name: str):
@@ -59,4 +59,5 @@ __all__ = [
     "ShopExit",
     "FightOdds",
     "HiddenFeature",
+    "Hero",
 ]

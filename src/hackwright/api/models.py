@@ -292,6 +292,9 @@ class DungeonLevel:
     # Known down stairs the hero has never crossed, so where they lead is unknown: on the
     # level where a branch begins (the Gnomish Mines, on Dlvl 2-4), one of two is the branch's.
     untried_stairs_down: list[Position] = field(default_factory=list)
+    # The town watch was seen on this level (Minetown): its watchmen are peaceful, and
+    # angering one (a blind hero bumping it unseen, a fountain dipped in) turns them all.
+    town_watch: bool = False
 
     def tile_at(self, pos: Position) -> Tile:
         """The tile at ``pos``: ``tiles[pos.y][pos.x]``."""
@@ -581,3 +584,6 @@ class EnhanceResult(ActionResult):
     e.g. ["long sword", "attack spells"]; empty when no skill could be advanced."""
 
     advanced: list[str] = field(default_factory=list)  # the skills raised, in order
+
+
+from .hero import Hero  # noqa: E402  (its own module: models.py is the spec's types)

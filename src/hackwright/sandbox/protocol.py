@@ -44,6 +44,7 @@ _DATACLASSES: dict[str, type] = {
         models.LookResult,  # look_at
         models.HereLook,  # look_here
         models.Missiles,  # get_missiles
+        models.Hero,  # get_hero
         models.OverviewLevel,  # get_dungeon_overview
         models.DungeonOverview,
         models.Kill,  # recent_kills

@@ -190,7 +190,7 @@ def injected_names() -> dict[str, Any]:
     }
     for n in ("Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel", "ActionResult", "MonsterInfo",
               "ItemInfo", "HungerState", "Alignment", "GameEvent", "LookResult", "HereLook", "Missiles", "OverviewLevel",
-              "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds"):
+              "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds", "Hero"):
         names[n] = getattr(models, n)
     names["WalkAroundMemory"] = tactics.WalkAroundMemory
     return names

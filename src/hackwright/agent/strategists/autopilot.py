@@ -100,6 +100,8 @@ class Autopilot:
         self._hits: dict[tuple[str, bool], float] = {}  # (species, poison resistant) -> _hit_potential
         self._outrunnable: dict[str, bool] = {}  # species -> whether the hero can walk away from it
         self._role = ""  # the hero's role, read from the API at each decision
+        self._race = ""  # and its race
+        self._resists_poison = False  # and whether it resists poison (its role, race and level)
         self._prayer_timeout = 0  # the API's estimate, read at each decision
         self._inventory: list = []  # the pack, read at each decision
         self.dive = DivePolicy()
@@ -201,7 +203,9 @@ class Autopilot:
         """Read the game once for this decision (and note the role, pack and prayer clock)."""
         api, state, have = ctx.api, ctx.state, ctx.skill_names
         s = self.state
-        self._role = getattr(api, "hero_role", None) or ""
+        facts = await api.get_hero()
+        self._role, self._race = facts.role, facts.race
+        self._resists_poison = "poison" in facts.resistances
         stats = state["stats"]
         self._inventory = state["inventory"]
         hero: Position = stats.position
@@ -211,10 +215,9 @@ class Autopilot:
         if (int(bl[23]), int(bl[24])) != s.seen_level:
             s.came_from = s.seen_level
             s.seen_level, s.arrived_turn = (int(bl[23]), int(bl[24])), stats.turn
-        timeout = self._prayer_timeout = await api.get_prayer_timeout()
+        timeout = self._prayer_timeout = facts.prayer_timeout
         # Before the first prayer the clock is exact (300 minus the turn): no gamble then.
-        clock = getattr(api, "_prayer", None)
-        gamble = self.DESPERATE_TIMEOUT if clock is not None and clock.last_prayer_turn is not None else 200
+        gamble = self.DESPERATE_TIMEOUT if facts.last_prayer_turn is not None else 200
         return Situation(
             api=api, have=have, memory=s, stats=stats, hero=hero, level=state["level"],
             level_key=(int(bl[23]), int(bl[24])), monsters=monsters, hostile=hostile,
@@ -222,7 +225,7 @@ class Autopilot:
             near=[m for m in hostile if m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE],
             hp_frac=stats.hp / stats.max_hp if stats.max_hp else 1.0, hunger=stats.hunger, timeout=timeout,
             inventory=state["inventory"], gamble=gamble, load_key="|".join(i.text for i in state["inventory"]),
-            last=s.last_result, kit=emergency_kit(state["inventory"]))
+            last=s.last_result, kit=emergency_kit(state["inventory"]), facts=facts)
 
     def _pace(self, sit: Situation) -> Optional[Any]:
         """Keys that let game time pass when decisions come faster than the game moves;
@@ -279,10 +282,7 @@ class Autopilot:
         poisonous attack counts 15 more for a hero without poison resistance: a poisoned
         sting or bite kills outright one time in 30 (killer bees, soldier ants)."""
         cache = self._hits
-        try:
-            resistant = "poison" in api._eater().resistances
-        except Exception:
-            resistant = False
+        resistant = self._resists_poison
         key = (name, resistant)
         if key not in cache:
             try:
@@ -336,7 +336,7 @@ class Autopilot:
         # (Once the Mines are the only way on from some level, they are allowed below it
         # too: allowed on the entrance level alone, a Samurai went down, climbed back
         # out of the Mines as "no place for this hero yet", and went down again, 566 times.)
-        if (getattr(api, "hero_race", None) or "") in self.MINES_SAFE_RACES or level_key in s.mines_ok or (
+        if self._race in self.MINES_SAFE_RACES or level_key in s.mines_ok or (
                 s.mines_ok and level_key[0] != 0):
             return ()
         if stats is not None and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):

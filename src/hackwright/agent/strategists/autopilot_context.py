@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
-from ...api.models import DungeonLevel, HungerState, Item, Monster, Position, Stats
+from ...api.models import DungeonLevel, Hero, HungerState, Item, Monster, Position, Stats
 from ...api.nethack_api import NetHackAPI
 
 if TYPE_CHECKING:
@@ -115,6 +115,7 @@ class Situation:
     load_key: str  # the pack's item texts: lighten_load runs once per pack
     last: Optional[Any]  # how the previous skill ended
     kit: EmergencyKit
+    facts: Optional[Hero] = None  # nh.get_hero(): race, resistances, prayer, a were form, a gap refused
     effects: list[str] = field(default_factory=list)  # the API's status effects ("Blind", "Engulfed", …)
     threat: float = 0.0  # what the adjacent monsters can do in one turn at worst
     stairs_close: bool = False  # the up stairs are a safe way out of this fight

@@ -56,7 +56,7 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
     # Overtaxed or Overloaded (a lycanthrope in rat form under a Cavewoman's flint
     # stones), the hero cannot move, fight or eat: dropping comes before all else.
     # (Not in a lycanthrope's animal form: the load is the hero's own again once it changes back.)
-    were_form = bool(getattr(getattr(api, "_shed_gear", None), "changed", False))
+    were_form = sit.facts is not None and sit.facts.in_animal_form
     if stats.encumbrance in ("Overtaxed", "Overloaded") and load_key != s.load_seen and "lighten_load" in have \
             and not were_form:
         s.load_seen = load_key
@@ -65,11 +65,16 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
     # every step may bump one unseen, which angers it ("Wait! There's something
     # there you can't see! It gets angry!" — the watch killed a Cavewoman so). Wait
     # for sight to come back.
+    greeted = sit.facts.greeted_by_keeper_turn if sit.facts is not None else None
     if "Blind" in effects and not adjacent and hunger.severity < HungerState.WEAK.severity and (
-            level_key[:2] in getattr(api, "_watched_levels", ()) or getattr(api, "_near_peaceful_keepers", bool)()):
+            sit.level.town_watch or greeted is not None and stats.turn - greeted <= KEEPERS_NEAR_TURNS):
         return press("20s", "blind where the watch or a shopkeeper may stand unseen: "
                             "wait for sight before walking into one")
     return None
+
+
+# A shop or temple entered this recently: a blind hero's unseen neighbour may be its keeper.
+KEEPERS_NEAR_TURNS = 400
 
 
 async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
@@ -135,9 +140,8 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     # A monster zapping a wand at me (striking, magic missile, cold): Elbereth and rest do
     # not stop a wand, and five heroes of thirteen strong ones lost died so, one resting on
     # Elbereth while a gnome lord zapped it to death. Close in and kill it.
-    zappers = getattr(api, "_zappers", {})
-    wand_users = [m for m in hostile if stats.turn - zappers.get(m.name, -10_000) <= 30
-                  and m.position.steps_to(hero) <= 6]
+    zappers = await api.recent_zappers(30)
+    wand_users = [m for m in hostile if m.name in zappers and m.position.steps_to(hero) <= 6]
     if wand_users and not major and ok("melee_fight"):
         return invoke("melee_fight", {"target": wand_users[0].name, "hp_threshold": 0.2, "approach_radius": 6},
                       f"the {wand_users[0].name} zaps a wand at me, which Elbereth does not stop: "

@@ -103,7 +103,7 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     # 4. loot and gear up. First shed a load: a Burdened hero is slower in every
     # fight and cannot squeeze between rock corners (shut in so, heroes starved).
     # (Once per inventory: what is left is what the skill keeps, e.g. a cursed loadstone.)
-    squeeze = bool(getattr(api, "_too_heavy_to_squeeze", False))  # refused a diagonal gap lately
+    squeeze = sit.facts is not None and sit.facts.too_heavy_to_squeeze  # refused a diagonal gap lately
     if (stats.encumbrance != "Unencumbered" or squeeze) and not adjacent and load_key != s.load_seen and \
             "lighten_load" in have:
         s.load_seen = load_key

@@ -26,7 +26,9 @@ async def dive_or_hunt(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
     # Diving: advance a skill, take a dwarf's pick-axe, dig down.
     step = pilot.dive.next_step(api, pilot._role, stats, inventory, monsters, ok, hp_frac,
                                 hunger.severity >= HungerState.WEAK.severity, level_key,
-                                fit_for_dwarves=pilot.fit_for_dwarves)
+                                fit_for_dwarves=pilot.fit_for_dwarves, race=pilot._race,
+                                town_watch=sit.level.town_watch,
+                                skill_ready=sit.facts is not None and sit.facts.skill_ready)
     if step is not None:
         return invoke(step.skill, step.params, step.why)
     # In the Gnomish Mines without a digging tool: hunt its dwarves for one first.

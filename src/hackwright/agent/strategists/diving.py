@@ -25,7 +25,6 @@ from .autopilot_context import has_missiles
 
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
 _NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
-_CONFIDENT = "You feel more confident in your"
 # A shop's goods, on its floor or picked up and not paid for: using them costs (a wand
 # engraved with carries a usage fee) and their keeper keeps the door while they are carried.
 _SHOPS = re.compile(r"for sale|\bunpaid\b")
@@ -67,7 +66,6 @@ class DivePolicy:
     DIVE_XL: dict[str, int] = {}
 
     def __init__(self) -> None:
-        self._messages_read = 0  # messages of the game's history already scanned for "more confident"
         self._wands_tested: set[str] = set()  # inventory letters of wands already engrave-tested
         # A wand of digging whose charges were never shown reads the same once empty:
         # its text when dig_down found it so.
@@ -82,18 +80,6 @@ class DivePolicy:
         if self.digging_tool(inventory) is not None:
             return True
         return stats.xp_level >= self.dive_xl(role)
-
-    def skills_ready(self, api) -> bool:
-        """Whether "You feel more confident in your … skills" came up since last asked
-        (a weapon skill can be advanced: #enhance costs no game time)."""
-        kb = getattr(api, "_kb", None)
-        if kb is None:
-            return False
-        new = kb.messages_seen - self._messages_read
-        self._messages_read = kb.messages_seen
-        if new <= 0:
-            return False
-        return any(_CONFIDENT in m for m in kb.history[-min(new, len(kb.history)):])
 
     # Roles whose missiles or spells kill a dwarf before he reaches them (see next_step).
     SHOOTERS = ("wizard", "ranger", "rogue")
@@ -115,12 +101,15 @@ class DivePolicy:
             self.empty_wands.update(i.text for i in inventory if DIGGING_WAND.search(i.text or ""))
 
     def next_step(self, api, role: str, stats, inventory, monsters, ok, hp_frac: float,
-                  hungry_weak: bool, level_key: tuple[int, int], fit_for_dwarves=None) -> Optional[DiveStep]:
+                  hungry_weak: bool, level_key: tuple[int, int], fit_for_dwarves=None, race: str = "",
+                  town_watch: bool = False, skill_ready: bool = False) -> Optional[DiveStep]:
         """A diving skill to run now, or None to let the autopilot's other rules decide.
-        Called only when nothing is next to the hero and HP is not low."""
+        Called only when nothing is next to the hero and HP is not low. ``race``: the
+        hero's and ``skill_ready`` whether a skill can be advanced (nh.get_hero());
+        ``town_watch``: the watch keeps the peace on this level."""
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         fit_for_dwarves = fit_for_dwarves or (lambda st: st.xp_level >= 3)
-        if self.skills_ready(api) and ok("enhance_skills"):
+        if skill_ready and ok("enhance_skills"):
             return DiveStep("enhance_skills", {}, "I feel more confident in a skill: advance it")
         tool = self.digging_tool(inventory)
         hero = stats.position
@@ -129,8 +118,7 @@ class DivePolicy:
             # with it): take it from him when the hero can win the fight.
             # A dwarvish or gnomish hero's dwarves are peaceful and let it strike first
             # (not where the watch keeps the peace: Minetown).
-            kin = (getattr(api, "hero_race", None) or "") in self.KIN_OF_DWARVES and \
-                level_key[:2] not in getattr(api, "_watched_levels", ())
+            kin = race in self.KIN_OF_DWARVES and not town_watch
             dwarves = [m for m in (monsters if kin else hostile) if m.name == "dwarf" and not m.is_tame
                        and m.position.steps_to(hero) <= 7]
             if dwarves and hp_frac >= 0.7 and fit_for_dwarves(stats) and ok("get_digging_tool"):

@@ -202,6 +202,8 @@ class AccessoryCommands(ApiCore):
         advanced: list[str] = []
         messages: list[str] = []
         changed = False
+        self._skill_ready()  # what was said before this #enhance is answered by it
+        self._skill_confident = False
         for _ in range(40):
             ready: list[tuple[int, str, str]] = []  # (page, letter, skill line)
 

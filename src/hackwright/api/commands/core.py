@@ -108,6 +108,10 @@ class ApiCore:
         self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
         self._shop_levels: set[tuple[int, int]] = set()  # levels where a shopkeeper was heard
         self._fever_seen = 0  # messages_seen already scanned for it
+        self._skill_confident = False  # "You feel more confident in your ... skills." since the last #enhance
+        self._confidence_seen = 0  # messages_seen already scanned for it
+        self._greeted_turn: Optional[int] = None  # turn of the last shopkeeper's or priest's greeting
+        self._greetings_seen = 0  # messages_seen already scanned for one
         self._cache: dict[str, Any] = {}
         self._cache_step = -1
         self._mem_step = -1
@@ -141,6 +145,10 @@ class ApiCore:
         self._prayer = knowledge.PrayerClock()
         self._lycanthropy = False
         self._fever_seen = 0
+        self._skill_confident = False
+        self._confidence_seen = 0
+        self._greeted_turn = None
+        self._greetings_seen = 0
         self._watched_levels = set()
         self._shop_levels = set()
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
@@ -355,10 +363,13 @@ class ApiCore:
                               if nh_bl.permonst(i).mname in ("watchman", "watch captain")])
 
     def _after_action(self) -> None:
-        if not self._game.done and np.isin(self._obs()["glyphs"], self._WATCH_GLYPHS).any():
-            self._watched_levels.add(self._where()[:2])  # the town watch lives here
+        self._note_town_watch()
         for hook in list(self.after_action):
             hook(self)
+
+    def _note_town_watch(self) -> None:
+        if not self._game.done and np.isin(self._obs()["glyphs"], self._WATCH_GLYPHS).any():
+            self._watched_levels.add(self._where()[:2])  # the town watch lives here
 
     def _note_messages(self, messages: list[str]) -> None:
         """What the messages of an action tell about the monsters around (see below)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Optional
 
 from nle import nethack as nh_bl
 
@@ -12,6 +12,9 @@ from ..keyboard import Exchange, Rule
 from ..models import ActionResult, Position, normalize_direction
 from .core import ApiCore, _FAILURES, _as_position
 from .pathfinding import route_options
+
+# A shopkeeper's or a temple priest's greeting (shk.c u_entered_shop, priest.c intemple).
+_KEEPER_GREETING = re.compile(r"Welcome to .*'s|sacred place|Pilgrim, you enter")
 
 
 class MovementCommands(ApiCore):
@@ -150,14 +153,19 @@ class MovementCommands(ApiCore):
         """A shop or temple was entered lately (its greeting in the last 400 turns): a blind
         hero's unseen neighbour may well be the shopkeeper or the priest. (A blind Monk
         killed a shopkeeper's 'it' so, and the shopkeeper killed him.)"""
-        now = self._stats_now().turn
+        greeted = self._keeper_greeting_turn()
+        return greeted is not None and greeted >= self._stats_now().turn - 400
+
+    def _keeper_greeting_turn(self) -> Optional[int]:
+        """The game turn of the last shopkeeper's or temple priest's greeting, or None."""
         kb = self._kb
-        for text, turn in zip(reversed(kb.history), reversed(kb.history_turns)):
-            if turn < now - 400:
-                break
-            if re.search(r"Welcome to .*'s|sacred place|Pilgrim, you enter", text):
-                return True
-        return False
+        fresh = min(kb.messages_seen - self._greetings_seen, len(kb.history))
+        self._greetings_seen = kb.messages_seen
+        for text, turn in zip(kb.history[len(kb.history) - fresh:], kb.history_turns[len(kb.history) - fresh:]) \
+                if fresh > 0 else ():
+            if _KEEPER_GREETING.search(text):
+                self._greeted_turn = turn
+        return self._greeted_turn
 
     async def wait(self, count: int = 1) -> ActionResult:
         """Wait ``count`` turns (1..200) in place, searching meanwhile (NetHack's

@@ -13,7 +13,7 @@ import numpy as np
 from .. import glyphs as G, knowledge, maps, observe
 from ..missiles import choose_missiles
 from ..keyboard import ESC, Exchange, PromptKind
-from ..models import DungeonLevel, Item, Missiles, Monster, Position, Stats
+from ..models import DungeonLevel, Hero, Item, Missiles, Monster, Position, Stats
 from .core import ApiCore, LOOK_HERE, EQUIPMENT_SLOTS, _as_position
 
 _OBJECT_NAMES: Optional[list[tuple[str, int]]] = None
@@ -132,6 +132,8 @@ class GameQueries(ApiCore):
 
     def _build_level(self) -> DungeonLevel:
         level = self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
+        self._note_town_watch()  # a watchman in view before any action (the game's first look)
+        level.town_watch = self._where()[:2] in self._watched_levels
         # A glyph encodes an object's true type; describe objects as the hero sees them,
         # and never by the hero or monster standing on them now (see object_seen_at).
         obs = self._obs()
@@ -304,6 +306,21 @@ class GameQueries(ApiCore):
         hands again after applying a pick-axe (apply wields it)."""
         return self.hero_role or ""
 
+    async def get_hero(self) -> Hero:
+        """Who the hero is and what earlier messages told about it, as a Hero (role,
+        race, resistances, lycanthropy, prayer clock, skill_ready, …: see its fields);
+        takes no game time."""
+        eater = self._eater()
+        stats = self._stats_now()
+        return Hero(
+            role=self.hero_role or "", race=self.hero_race or "",
+            resistances=sorted(eater.resistances), fast=eater.fast,
+            lycanthropy="Lycanthropy" in await self.get_status_effects(),
+            in_animal_form=self._shed_gear.changed,
+            prayer_timeout=self._prayer.estimate(stats.turn), last_prayer_turn=self._prayer.last_prayer_turn,
+            too_heavy_to_squeeze=self._too_heavy_to_squeeze, skill_ready=self._skill_ready(),
+            greeted_by_keeper_turn=self._keeper_greeting_turn())
+
     async def get_status_effects(self) -> list[str]:
         """Get active status effects (Blind, Confused, Stunned, Hallucinating,
         Food poisoned, Ill, Stoned, Slimed, Strangled, Levitating, …, plus a
@@ -318,6 +335,15 @@ class GameQueries(ApiCore):
         if self._has_lycanthropy():
             out.append("Lycanthropy")
         return out
+
+    def _skill_ready(self) -> bool:
+        # NetHack says it once, when practice first allows an advance; it holds until #enhance.
+        kb = self._kb
+        fresh = min(kb.messages_seen - self._confidence_seen, len(kb.history))
+        self._confidence_seen = kb.messages_seen
+        if fresh > 0 and any("You feel more confident in your" in t for t in kb.history[len(kb.history) - fresh:]):
+            self._skill_confident = True
+        return self._skill_confident
 
     def _has_lycanthropy(self) -> bool:
         # The status line never shows it: only the messages tell.

@@ -69,6 +69,15 @@ class WitnessedEvents(ApiCore):
         a species ("You kill it!") and those seen while hallucinating are not listed."""
         return self._kill_memory.recent(n) if isinstance(n, int) else []
 
+    async def recent_zappers(self, turns: int = 30) -> list[str]:
+        """Species seen zapping a wand in the last ``turns`` turns, latest first (no game
+        time). Elbereth does not stop a wand: kill the zapper or leave its line."""
+        if not isinstance(turns, int) or isinstance(turns, bool):
+            raise ValueError(f"turns must be a whole number of game turns, not {turns!r}")
+        now = self._stats_now().turn
+        recent = sorted(((t, name) for name, t in self._zappers.items() if now - t <= turns), reverse=True)
+        return [name for _, name in recent]
+
     async def corpse_age(self, position: Position, species: Optional[str] = None) -> Optional[int]:
         """How many turns ago the monster whose corpse lies at ``position`` on the current
         level died, when the hero saw it die there (see recent_kills); with ``species``
