@@ -22,7 +22,7 @@ import time
 import types
 from typing import Any, Optional
 
-from ..api import models, tactics
+from ..api import careful_walk, models, tactics
 from ..skills.result import SkillResult
 from . import surface
 from .call_budget import LOCAL_KEY
@@ -193,6 +193,8 @@ def injected_names() -> dict[str, Any]:
               "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds", "Hero"):
         names[n] = getattr(models, n)
     names["WalkAroundMemory"] = tactics.WalkAroundMemory
+    names["CarefulWalk"] = careful_walk.CarefulWalk
+    names["WalkStep"] = careful_walk.WalkStep
     return names
 
 

@@ -31,8 +31,6 @@ async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, m
     here = (start.branch, start.level_in_branch)
     actions = 0
     stuck = 0
-    waited = 0
-    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -56,12 +54,7 @@ async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, m
     if target is None:
         return await finish("stairs_unknown", False)
 
-    async def step_toward(avoid):
-        # Never into an avoided square; round known traps, else over harmless ones, else
-        # over any but the deadly ones (traps="risky"). None when no way is known.
-        if not await nh.find_path(target, avoid=avoid, traps="risky"):
-            return None
-        return await nh.move_to(target, avoid=avoid, traps="risky")
+    walk = CarefulWalk(nh, target, AVOID)  # a retreat: past hostiles (it attacks one in the way), never a peaceful
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -78,26 +71,13 @@ async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, m
                 return await finish("went_up", True)
             return await finish("failed", False, error=res.error, messages=res.messages)
         monsters = await nh.get_visible_monsters()
-        avoid = memory.update(monsters, hero, stats.turn) - {target}
-        res = await step_toward(avoid)
-        if res is None:
-            blockers = memory.names_at(avoid)
-            route = await nh.find_path(target, traps="risky", avoid_monsters=False)  # a way past them?
-            if not route or not blockers:
-                return await finish("no_path", False)
-            if any(n not in AVOID for n in blockers) and waited < 8:
-                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
-                actions += 1
-                waited += 1
-                if res.game_over:
-                    return await finish("game_over", False)
-                continue
-            return await finish("blocked", False, blocked_by=blockers)
-        actions += 1
-        if res.game_over:
-            return await finish("game_over", False)
-        moved = (await nh.get_position()) != hero
-        stuck = 0 if moved else stuck + 1
+        step = await walk.step(hero, monsters, stats.turn)
+        actions += step.actions
+        if step.ends_walk and step.outcome != "door_locked":  # a retreat tries the door again
+            return await finish(step.ends_walk[0], False, **step.ends_walk[1])
+        if step.outcome == "waited":
+            continue
+        stuck = 0 if step.moved else stuck + 1  # (a locked door on the way is only a step that failed)
         if stuck >= 10:
-            return await finish("blocked", False, error=res.error)
+            return await finish("blocked", False, error=step.error)
     return await finish("budget", False)

@@ -39,8 +39,6 @@ async def go_to(
     here = (start.branch, start.level_in_branch)
     actions = 0
     stuck = 0
-    waited = 0
-    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -54,14 +52,7 @@ async def go_to(
         target = Position(-1, -1)
     if not (0 <= target.x <= 78 and 0 <= target.y <= 20):
         return await finish("bad_target", False, error=f"({x}, {y}) is off the map: x must be 0..78, y 0..20")
-
-    async def step_toward(avoid):
-        # Never into an avoided square; round known traps, else over harmless ones, else
-        # over any but the deadly ones (traps="risky").
-        path = await nh.find_path(target, avoid=avoid, traps="risky")
-        if not path:
-            return None, None
-        return await nh.move_to(target, avoid=avoid, traps="risky"), path[0]
+    walk = CarefulWalk(nh, target, AVOID)  # round floating eyes, molds and peacefuls; no kicking
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -79,32 +70,13 @@ async def go_to(
             if near:
                 m = near[0]
                 return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
-        avoid = memory.update(monsters, hero, stats.turn) - {target}
-        res, d = await step_toward(avoid)
-        if res is None:
-            blockers = memory.names_at(avoid)
-            route = await nh.find_path(target, traps="risky", avoid_monsters=False)  # a way past them?
-            if not route or not blockers:
-                return await finish("no_path", False)
-            if any(n not in AVOID for n in blockers) and waited < 8:
-                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
-                actions += 1
-                waited += 1
-                if res.game_over:
-                    return await finish("game_over", False)
-                continue
-            return await finish("blocked", False, blocked_by=blockers)
-        actions += 1
-        if res.game_over:
-            return await finish("game_over", False)
-        if res.success:
-            moved = (await nh.get_position()) != hero
-            stuck = 0 if moved or near else stuck + 1  # fighting through a monster is progress
-        else:
-            if "locked" in (res.error or "").lower() and d:
-                door = hero.offset(d)
-                return await finish("door_locked", False, door=(door.x, door.y), direction=d)
-            stuck += 1
+        step = await walk.step(hero, monsters, stats.turn)
+        actions += step.actions
+        if step.ends_walk:
+            return await finish(step.ends_walk[0], False, **step.ends_walk[1])
+        if step.outcome == "waited":
+            continue
+        stuck = 0 if step.outcome == "moved" and (step.moved or near) else stuck + 1  # fighting through is progress
         if stuck >= 8:
-            return await finish("blocked", False, error=res.error)
+            return await finish("blocked", False, error=step.error)
     return await finish("budget", False)

@@ -40,9 +40,6 @@ async def go_to_stairs(
     here = (start.branch, start.level_in_branch)
     actions = 0
     stuck = 0
-    waited = 0
-    kicks = 0
-    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -67,13 +64,7 @@ async def go_to_stairs(
         return await finish("stairs_unknown", False, direction=way,
                             explored_percentage=round(level.explored_percentage, 1))
 
-    async def step_toward(avoid):
-        # Never into an avoided square; round known traps, else over harmless ones, else
-        # over any but the deadly ones (traps="risky").
-        path = await nh.find_path(target, avoid=avoid, traps="risky")
-        if not path:
-            return None, None
-        return await nh.move_to(target, avoid=avoid, traps="risky"), path[0]
+    walk = CarefulWalk(nh, target, AVOID, kick_locked_doors=kick_locked_doors, max_kicks=max_kicks)
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -88,41 +79,13 @@ async def go_to_stairs(
         if stop_on_hostile and near:
             m = near[0]
             return await finish("hostile_adjacent", False, monster=m.name, at=(m.position.x, m.position.y))
-        avoid = memory.update(monsters, hero, stats.turn) - {target}
-        res, d = await step_toward(avoid)
-        if res is None:
-            blockers = memory.names_at(avoid)
-            route = await nh.find_path(target, traps="risky", avoid_monsters=False)  # a way past them?
-            if not route or not blockers:
-                return await finish("no_path", False, stairs=(target.x, target.y))
-            if any(n not in AVOID for n in blockers) and waited < 8:
-                res = await nh.search()  # a peaceful monster is in the way: give it time to wander off
-                actions += 1
-                waited += 1
-                if res.game_over:
-                    return await finish("game_over", False)
-                continue
-            return await finish("blocked", False, blocked_by=blockers)
-        actions += 1
-        if res.game_over:
-            return await finish("game_over", False)
-        if res.success:
-            moved = (await nh.get_position()) != hero
-            stuck = 0 if moved or near else stuck + 1
-        else:
-            if "locked" in (res.error or "").lower() and d:
-                door = hero.offset(d)
-                text = " ".join(await nh.get_messages(20)).lower()
-                shop = "closed for inventory" in text or any(m.name == "shopkeeper" for m in monsters)
-                if shop or not kick_locked_doors or kicks >= max_kicks:
-                    return await finish("door_locked", False, door=(door.x, door.y), direction=d, shop=shop)
-                kick = await nh.kick(d)  # a locked door on the way: kick it in
-                actions += 1
-                kicks += 1
-                if kick.game_over:
-                    return await finish("game_over", False)
-                continue
-            stuck += 1
+        step = await walk.step(hero, monsters, stats.turn)
+        actions += step.actions
+        if step.ends_walk:
+            return await finish(step.ends_walk[0], False, stairs=(target.x, target.y), **step.ends_walk[1])
+        if step.outcome in ("waited", "kicked"):
+            continue
+        stuck = 0 if step.outcome == "moved" and (step.moved or near) else stuck + 1
         if stuck >= 8:
-            return await finish("blocked", False, error=res.error)
+            return await finish("blocked", False, error=step.error)
     return await finish("budget", False)
