@@ -122,14 +122,3 @@ async def test_told_to_stop_when_outmatched_a_tourist_hands_back_beside_a_rothe_
     api = play("newt_adjacent", hero="tourist")
     out = await run_skill(api, "explore_and_fight", stop_when_outmatched=True)
     assert out.result.stopped_reason == "level_done", out.result
-
-
-async def test_a_diving_hero_with_no_stairs_down_known_jumps_into_a_hole_instead(play):
-    api = play("hole_no_stairs")
-    depth = (await api.get_stats()).dungeon_level
-    out = await run_skill(api, "explore_and_fight", descend=True, dive=True, max_depth=depth + 1, budget=200)
-    assert out.result.data["levels_descended"] >= 1, (out.result, await message_log(api))
-    assert (await api.get_stats()).dungeon_level > depth
-    undived = play("hole_no_stairs")  # not diving: the level is done, the hole left alone
-    out = await run_skill(undived, "explore_and_fight", descend=True, max_depth=depth + 1, budget=200)
-    assert (await undived.get_stats()).dungeon_level == depth, out.result

@@ -59,9 +59,7 @@ Parameters:
         and a Rogue's daggers too); melee again when they run out. What was shot is
         picked up again from the lines it flew along (default False)
     dive: with descend, go down as soon as the down stairs are known instead of
-        exploring the rest of the level first; with no down stairs known, a known trap
-        door or hole serves (it may drop the hero more than one level; never in
-        Sokoban) (default False)
+        exploring the rest of the level first (default False)
     stop_on_branch_change: with descend, hand back ("branch_changed", data.branch) when
         the stairs taken lead into another branch (the Gnomish Mines from the main
         dungeon), so the caller can decide what to do there (default False)
@@ -303,14 +301,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 return False
             spent += max(1, (await nh.get_stats()).turn - s.turn)
         return False
-
-    async def way_through_the_floor(level, stats):
-        """The nearest reachable known trap door or hole: with no stairs down known, it
-        drops the hero a level or more (not in Sokoban, whose holes are its puzzle)."""
-        if stats.branch == "Sokoban":
-            return None
-        holes = [t.position for row in level.tiles for t in row if t.trap_type in ("hole", "trap door")]
-        return await nh.find_nearest_of(holes) if holes else None
 
     rounds = 0
     volleys = 0
@@ -579,8 +569,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     level.stairs_down_branch and level.stairs_down_branch in avoid_branches) and (
                     level.stairs_down == hero or await nh.find_path(level.stairs_down)):
                 target = None
-            elif await way_through_the_floor(level, stats) is not None:
-                target = None
         if target is not None and target == hero:
             # The nearest frontier is where the hero stands and stays one (a blind hero sees
             # nothing around it): walking there takes no time, so the loop would spin.
@@ -601,18 +589,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 target = None
         if target is None:
             level = await nh.get_current_level()
-            hole = await way_through_the_floor(level, stats) if dive and descend and level.stairs_down is None \
-                and stats.dungeon_level < max_depth else None
-            if hole is not None:
-                if hole == hero:
-                    res = await nh.go_down()  # '>' on a known trap door or hole jumps in
-                else:
-                    res = await nh.move_to(hole)  # stepping on falls through (one time in five it is escaped)
-                actions += 1
-                if res.game_over:
-                    return await done("game_over", False)
-                if res.success:
-                    continue
             avoided = bool(level.stairs_down_branch and level.stairs_down_branch in avoid_branches)
             if not descend or level.stairs_down is None or avoided or stats.dungeon_level >= max_depth:
                 if lingered < linger_turns and (not descend or stats.dungeon_level >= max_depth):
