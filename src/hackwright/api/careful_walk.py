@@ -40,7 +40,7 @@ class WalkStep:
     through the monsters), "game_over"."""
 
     outcome: str
-    actions: int = 0  # game actions the step took (0 or 1)
+    actions: int = 0  # game actions the step took (0, 1, or 2: a refused step and a kick)
     moved: bool = False  # the hero stands on another square than before the step
     result: Optional["ActionResult"] = None  # the action's result, when one was taken
     error: Optional[str] = None  # why a step failed, in the game's or the API's words
@@ -128,7 +128,6 @@ class CarefulWalk:
                             direction=direction, shop=shop)
         kick = await nh.kick(direction)
         self.kicks += 1
-        # (The refused step and the kick: the step is counted as the action, as before.)
         return WalkStep("game_over" if kick.game_over else "kicked", 2, result=kick, door=door, direction=direction)
 
     async def _no_way(self, avoid: set) -> WalkStep:
