@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from .models import ActionResult, Monster, Position
 
 # Bumping these is a melee attack whose passive (paralysis, stoning, acid, fire, cold, an
-# explosion) costs more than the fight gains (the API's NEVER_TOUCH).
+# explosion) costs more than the fight gains. The API's paths go round them too
+# (NetHackAPI.NEVER_TOUCH is this list).
 NEVER_BUMP = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
               "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 

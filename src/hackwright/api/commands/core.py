@@ -107,11 +107,9 @@ class ApiCore:
         self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
         self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
         self._shop_levels: set[tuple[int, int]] = set()  # levels where a shopkeeper was heard
-        self._fever_seen = 0  # messages_seen already scanned for it
+        self._scanned: dict[str, int] = {}  # reader -> messages_seen when it last read (_messages_since)
         self._skill_confident = False  # "You feel more confident in your ... skills." since the last #enhance
-        self._confidence_seen = 0  # messages_seen already scanned for it
         self._greeted_turn: Optional[int] = None  # turn of the last shopkeeper's or priest's greeting
-        self._greetings_seen = 0  # messages_seen already scanned for one
         self._cache: dict[str, Any] = {}
         self._cache_step = -1
         self._mem_step = -1
@@ -144,11 +142,9 @@ class ApiCore:
         self._maps = maps.MapMemory()
         self._prayer = knowledge.PrayerClock()
         self._lycanthropy = False
-        self._fever_seen = 0
+        self._scanned = {}
         self._skill_confident = False
-        self._confidence_seen = 0
         self._greeted_turn = None
-        self._greetings_seen = 0
         self._watched_levels = set()
         self._shop_levels = set()
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
@@ -366,6 +362,17 @@ class ApiCore:
         self._note_town_watch()
         for hook in list(self.after_action):
             hook(self)
+
+    def _messages_since(self, reader: str) -> list[tuple[str, int]]:
+        """(text, game turn) of the history's messages that ``reader`` has not read yet;
+        each reader keeps its own place, so facts told once are read once."""
+        kb = self._kb
+        fresh = min(kb.messages_seen - self._scanned.get(reader, 0), len(kb.history))
+        self._scanned[reader] = kb.messages_seen
+        if fresh <= 0:
+            return []
+        start = len(kb.history) - fresh
+        return list(zip(kb.history[start:], kb.history_turns[start:]))
 
     def _note_town_watch(self) -> None:
         if not self._game.done and np.isin(self._obs()["glyphs"], self._WATCH_GLYPHS).any():

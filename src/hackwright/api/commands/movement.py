@@ -158,11 +158,7 @@ class MovementCommands(ApiCore):
 
     def _keeper_greeting_turn(self) -> Optional[int]:
         """The game turn of the last shopkeeper's or temple priest's greeting, or None."""
-        kb = self._kb
-        fresh = min(kb.messages_seen - self._greetings_seen, len(kb.history))
-        self._greetings_seen = kb.messages_seen
-        for text, turn in zip(kb.history[len(kb.history) - fresh:], kb.history_turns[len(kb.history) - fresh:]) \
-                if fresh > 0 else ():
+        for text, turn in self._messages_since("greeting"):
             if _KEEPER_GREETING.search(text):
                 self._greeted_turn = turn
         return self._greeted_turn

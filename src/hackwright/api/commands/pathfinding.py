@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Optional
 import numpy as np
 
 from .. import maps
+from ..careful_walk import NEVER_BUMP
 from ..models import Position, Tile
 from .core import ApiCore, _as_position
 
@@ -59,8 +60,7 @@ class Pathfinding(ApiCore):
 
     # Walking into these attacks them, and their passive (paralysis, petrification,
     # acid, fire, cold, an explosion) hurts more than the fight is worth: paths go round.
-    NEVER_TOUCH = frozenset(("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
-                             "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold"))
+    NEVER_TOUCH = frozenset(NEVER_BUMP)
 
     def _blocked(self) -> list[Position]:
         seen, remembered = self._blockers()

@@ -315,7 +315,7 @@ class GameQueries(ApiCore):
         return Hero(
             role=self.hero_role or "", race=self.hero_race or "",
             resistances=sorted(eater.resistances), fast=eater.fast,
-            lycanthropy="Lycanthropy" in await self.get_status_effects(),
+            lycanthropy=self._has_lycanthropy(),
             in_animal_form=self._shed_gear.changed,
             prayer_timeout=self._prayer.estimate(stats.turn), last_prayer_turn=self._prayer.last_prayer_turn,
             too_heavy_to_squeeze=self._too_heavy_to_squeeze, skill_ready=self._skill_ready(),
@@ -338,19 +338,13 @@ class GameQueries(ApiCore):
 
     def _skill_ready(self) -> bool:
         # NetHack says it once, when practice first allows an advance; it holds until #enhance.
-        kb = self._kb
-        fresh = min(kb.messages_seen - self._confidence_seen, len(kb.history))
-        self._confidence_seen = kb.messages_seen
-        if fresh > 0 and any("You feel more confident in your" in t for t in kb.history[len(kb.history) - fresh:]):
+        if any("You feel more confident in your" in t for t, _ in self._messages_since("confidence")):
             self._skill_confident = True
         return self._skill_confident
 
     def _has_lycanthropy(self) -> bool:
         # The status line never shows it: only the messages tell.
-        kb = self._kb
-        fresh = min(kb.messages_seen - self._fever_seen, len(kb.history))
-        self._fever_seen = kb.messages_seen
-        for text in kb.history[len(kb.history) - fresh:] if fresh > 0 else ():
+        for text, _ in self._messages_since("fever"):
             if "You feel feverish" in text:
                 self._lycanthropy = True
             elif "You feel purified" in text:
