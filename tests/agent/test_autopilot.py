@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from hackwright.agent.loop import Agent, EpisodeConfig
+from hackwright.agent.strategists.autopilot_context import MAIN_DUNGEON, level_key_of
 
 
 async def game_state(api) -> dict:
@@ -354,7 +355,7 @@ async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_ea
     names = {"explore_level", "explore_and_fight", "rest_until_healed", "descend"}
     pilot = Autopilot()
     pilot.explored(api)
-    level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
+    level = level_key_of(api.last_stats)
     pilot.state.failures["explore_level"] = 3  # it kept finding nothing
     pilot.state.failed_at["explore_level"] = state["stats"].turn
     pilot.state.search_rounds[level] = 2
@@ -376,7 +377,7 @@ async def test_a_floating_eye_that_has_shut_a_dead_end_for_long_is_hit_at_full_h
     pilot = Autopilot()
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
-    level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
+    level = level_key_of(api.last_stats)
     pilot.state.make_room_until = 0
     first = await decide(pilot, api, names, state)
     assert first.type != "direct_action" or not first.action.startswith("F"), first  # not at once
@@ -440,7 +441,7 @@ async def test_a_priestess_shut_in_a_dead_end_by_a_gas_spore_hits_it_at_full_hea
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     d = await decide(pilot, api, names, state)
     assert not (d.type == "direct_action" and d.action.startswith("F")), d
-    level = (int(api.game.obs["blstats"][23]), int(api.game.obs["blstats"][24]))
+    level = level_key_of(api.last_stats)
     pilot.state.eye_stall_since[level] = state["stats"].turn - Autopilot.EYE_PATIENCE
     pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
     d = await decide(pilot, api, names, state)
@@ -504,7 +505,7 @@ async def test_a_hero_walled_in_after_two_search_rounds_tries_his_unknown_wand(m
     api = make_api(room_des(walled, "OBJECT:('/',\"digging\"),(2,2)", hero=(2, 2)), seed=0)
     assert (await run_skill(api, "pickup_useful")).result.success
     pilot = Autopilot()
-    key = tuple(int(v) for v in api.game.obs["blstats"][23:25])  # (dungeon, level), as the autopilot keys levels
+    key = level_key_of(api.last_stats)  # (branch, level in it), as the autopilot keys levels
     names = {"explore_level", "read_or_zap_to_find_way", "rest_until_healed", "explore_and_fight"}
     pilot.state.explored_levels.add(key)
     pilot.state.failures["explore_level"] = 3  # searched in vain, as in the games
@@ -565,9 +566,9 @@ def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_
                   dungeon_level=3, turn=1000)
     pilot.state.no_food = ("Hungry", (), 0)  # eat_when_hungry found nothing
     pilot._prayer_timeout = 0
-    assert pilot._explore(pilot.state, (0, 3), stats, "explore").params["max_depth"] == 2
+    assert pilot._explore(pilot.state, (MAIN_DUNGEON, 3), stats, "explore").params["max_depth"] == 2
     pilot._prayer_timeout = 800  # prayed lately: food must be found
-    assert "max_depth" not in pilot._explore(pilot.state, (0, 3), stats, "explore").params
+    assert "max_depth" not in pilot._explore(pilot.state, (MAIN_DUNGEON, 3), stats, "explore").params
 
 
 def test_once_the_mines_are_the_only_way_on_they_are_allowed_below_the_entrance_too():
@@ -576,11 +577,11 @@ def test_once_the_mines_are_the_only_way_on_they_are_allowed_below_the_entrance_
     from hackwright.agent.strategists.autopilot import Autopilot
 
     pilot, api = Autopilot(), SimpleNamespace(hero_race="human")
-    assert pilot._avoid_branches(api, pilot.state, (2, 1)) == ("Gnomish Mines",)
-    pilot.state.mines_ok.add((0, 3))  # searched Dlvl 3 in vain: only the Mines' stairs lead on
-    assert pilot._avoid_branches(api, pilot.state, (0, 3)) == ()
-    assert pilot._avoid_branches(api, pilot.state, (2, 1)) == ()  # inside the Mines
-    assert pilot._avoid_branches(api, pilot.state, (0, 2)) == ("Gnomish Mines",)  # other main levels
+    assert pilot._avoid_branches(api, pilot.state, ("Gnomish Mines", 1)) == ("Gnomish Mines",)
+    pilot.state.mines_ok.add((MAIN_DUNGEON, 3))  # searched Dlvl 3 in vain: only the Mines' stairs lead on
+    assert pilot._avoid_branches(api, pilot.state, (MAIN_DUNGEON, 3)) == ()
+    assert pilot._avoid_branches(api, pilot.state, ("Gnomish Mines", 1)) == ()  # inside the Mines
+    assert pilot._avoid_branches(api, pilot.state, (MAIN_DUNGEON, 2)) == ("Gnomish Mines",)  # other main levels
 
 
 async def test_a_fainting_hero_with_no_food_prays_though_his_last_prayer_was_recent(make_api):
@@ -677,12 +678,11 @@ async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_n
         hero = state["stats"].position
         state["stats"] = dataclasses.replace(state["stats"], hp=hp, dungeon_level=4)
         state["level"].stairs_down = hero
-        bl = api.game.obs["blstats"]
         pilot = Autopilot()
         d = await decide(pilot, api, names, state)
         # Just arrived (as if up these stairs, the ant with me): no dance on the stairs.
         assert not (d.type == "direct_action" and d.action == ">"), (hp, d)
-        pilot.state.seen_level, pilot.state.arrived_turn = (int(bl[23]), int(bl[24])), -100
+        pilot.state.seen_level, pilot.state.arrived_turn = level_key_of(api.last_stats), -100
         d = await decide(pilot, api, names, state)
         assert d.type == "direct_action" and d.action == ">", (hp, d)
         # Away from the stairs, Elbereth as before.
@@ -713,10 +713,9 @@ async def test_a_hurt_knight_on_the_up_stairs_beside_a_soldier_ant_goes_up_but_n
         state["stats"] = dataclasses.replace(state["stats"], hp=hp, dungeon_level=4)
         state["level"].stairs_up = Position(hero.x + stairs_offset[0], hero.y + stairs_offset[1])
         pilot = Autopilot()
-        bl = api.game.obs["blstats"]
-        pilot.state.seen_level, pilot.state.arrived_turn = (int(bl[23]), int(bl[24])), -100
+        pilot.state.seen_level, pilot.state.arrived_turn = level_key_of(api.last_stats), -100
         if fled_down:
-            pilot.state.came_from = (int(bl[23]), int(bl[24]) - 1)
+            pilot.state.came_from = (api.last_stats.branch, api.last_stats.level_in_branch - 1)
             pilot.state.left_in_danger = (pilot.state.came_from, ">", -90)
         return await decide(pilot, api, names, state)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from hackwright.agent.strategists.autopilot_context import MAIN_DUNGEON, level_key_of
 from tests.agent.test_autopilot import decide, game_state
 from tests.conftest import room_des
 
@@ -63,8 +64,8 @@ async def test_with_a_spent_wand_of_digging_the_hero_still_goes_for_the_dwarfs_p
                    alignment="neutral")
     assert (await api.pickup()).success
     pilot = Autopilot()
-    hero, bl = api.last_stats.position, api.game.obs["blstats"]
-    pilot.state.picked_up_at.add((int(bl[23]), int(bl[24]), hero.x, hero.y))  # the wand is in the pack
+    hero = api.last_stats.position
+    pilot.state.picked_up_at.add((*level_key_of(api.last_stats), hero.x, hero.y))  # the wand is in the pack
     wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
     pilot.dive.empty_wands.add(wand.text)  # as note_dig_result leaves it once dig_down found it empty
     pilot.dive._wands_tested.add(wand.slot)
@@ -77,7 +78,7 @@ def test_a_skill_ready_to_advance_asks_for_enhance_first():
 
     stats = SimpleNamespace(xp_level=3, position=None, branch="Dungeons of Doom")
     ask = lambda ready: DivePolicy().next_step(None, "valkyrie", stats, [], [], lambda name: True, 1.0, False,
-                                                (0, 3), skill_ready=ready)
+                                                (MAIN_DUNGEON, 3), skill_ready=ready)
     step = ask(True)
     assert step is not None and step.skill == "enhance_skills", step
     assert ask(False) is None or ask(False).skill != "enhance_skills"
@@ -245,5 +246,5 @@ def test_a_wizard_hunts_the_mines_dwarves_for_a_pick_a_priest_as_weak_in_melee_d
     for role, xl, welcome in (("Wizard", 1, True), ("Ranger", 1, True), ("Priest", 3, False)):
         pilot = Autopilot()
         pilot._role = role
-        avoided = pilot._avoid_branches(api, pilot.state, (0, 3), stats(xl))
+        avoided = pilot._avoid_branches(api, pilot.state, (MAIN_DUNGEON, 3), stats(xl))
         assert (avoided == ()) is welcome, (role, xl, avoided)

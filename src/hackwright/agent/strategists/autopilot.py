@@ -21,8 +21,6 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
-from nle import nethack as nh
-
 from ...api import fight_odds, knowledge
 from ...api.models import HungerState, Position
 from . import autopilot_blockers as blockers
@@ -30,8 +28,8 @@ from . import autopilot_fight as fight
 from . import autopilot_survival as survival
 from . import autopilot_upkeep as upkeep
 from . import autopilot_way_down as way_down
-from .autopilot_context import (NEVER_MELEE, SURVIVE, EmergencyKit, Situation, emergency_kit,
-                                invoke as _decision, press)
+from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, EmergencyKit, LevelKey, Situation,
+                                emergency_kit, invoke as _decision, level_key_of, press)
 from .diving import DivePolicy
 
 __all__ = ["Autopilot", "AutopilotState", "EmergencyKit", "NEVER_MELEE", "PHASES", "SURVIVE"]
@@ -41,12 +39,12 @@ __all__ = ["Autopilot", "AutopilotState", "EmergencyKit", "NEVER_MELEE", "PHASES
 class AutopilotState:
     """What the autopilot remembers between its decisions."""
 
-    picked_up_at: set[tuple[int, int, int]] = field(default_factory=set)  # (level key, x, y)
+    picked_up_at: set[tuple[str, int, int, int]] = field(default_factory=set)  # (*level key, x, y)
     inventory_seen: str = ""
-    explored_levels: set[tuple[int, int]] = field(default_factory=set)
+    explored_levels: set[LevelKey] = field(default_factory=set)
     failures: dict[str, int] = field(default_factory=dict)  # skill -> consecutive failures
     failed_at: dict[str, int] = field(default_factory=dict)  # skill -> turn of the last failure
-    level: tuple[int, int] = (-1, -1)
+    level: LevelKey = ("", 0)
     turn: int = 0
     recent_turns: list[int] = field(default_factory=list)  # game turn at each decision
     last_result: Optional[Any] = None  # how the previous skill ended
@@ -117,12 +115,14 @@ class Autopilot:
     def observe(self, skill: str, result, api) -> None:
         """Learn from how a skill ended: what failed, which levels are done."""
         s = self.state
-        bl = api.game.obs["blstats"]
-        level = (int(bl[23]), int(bl[24]))
+        now = api.last_stats
+        if now is None:
+            return  # the game is over
+        level = level_key_of(now)
         if level != s.level:
             s.level = level
             s.failures.clear()  # a new level: everything is worth trying again
-        turn = int(bl[20])
+        turn = now.turn
         s.turn = turn
         s.last_result = result
         handed_back = skill == "explore_and_fight" and result is not None and result.stopped_reason not in (
@@ -161,15 +161,15 @@ class Autopilot:
         if skill == "dig_down":
             self.dive.note_dig_result(result, self._inventory)
         if skill == "engrave_elbereth":
-            s.elbereth_at = (int(bl[12]), int(bl[0]), int(bl[1]))  # depth, x, y
+            s.elbereth_at = (now.dungeon_level, now.position.x, now.position.y)
         if skill == "explore_level" and result is not None and result.stopped_reason in (
                 "search_exhausted", "blocked") and (result.data or {}).get("stairs_down"):
             s.mines_ok.add(level)  # searched in vain: the Mines are the only way on
         if skill == "explore_level" and result is not None and result.stopped_reason in (
                 "search_exhausted", "blocked") and not (result.data or {}).get("stairs_down"):
             s.search_rounds.setdefault(level, 1)  # searched in vain once: rounds may start
-        if int(bl[nh.NLE_BL_XP]) != s.cap_xl:  # a new level raises the cap by itself
-            s.cap_xl = int(bl[nh.NLE_BL_XP])
+        if now.xp_level != s.cap_xl:  # a new level raises the cap by itself
+            s.cap_xl = now.xp_level
             s.capped_turns = 0
         if skill == "explore_and_fight" and result is not None and result.stopped_reason == "max_depth":
             s.capped_turns += result.turns_elapsed
@@ -209,18 +209,18 @@ class Autopilot:
         stats = state["stats"]
         self._inventory = state["inventory"]
         hero: Position = stats.position
-        bl = api.game.obs["blstats"]
+        key = level_key_of(stats)
         monsters = state["monsters"]
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
-        if (int(bl[23]), int(bl[24])) != s.seen_level:
+        if key != s.seen_level:
             s.came_from = s.seen_level
-            s.seen_level, s.arrived_turn = (int(bl[23]), int(bl[24])), stats.turn
+            s.seen_level, s.arrived_turn = key, stats.turn
         timeout = self._prayer_timeout = facts.prayer_timeout
         # Before the first prayer the clock is exact (300 minus the turn): no gamble then.
         gamble = self.DESPERATE_TIMEOUT if facts.last_prayer_turn is not None else 200
         return Situation(
             api=api, have=have, memory=s, stats=stats, hero=hero, level=state["level"],
-            level_key=(int(bl[23]), int(bl[24])), monsters=monsters, hostile=hostile,
+            level_key=key, monsters=monsters, hostile=hostile,
             adjacent=[m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_MELEE],
             near=[m for m in hostile if m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE],
             hp_frac=stats.hp / stats.max_hp if stats.max_hp else 1.0, hunger=stats.hunger, timeout=timeout,
@@ -331,13 +331,13 @@ class Autopilot:
         return not s.mines_hunt_over and self.dive.digging_tool(self._inventory) is None and \
             self.dwarf_hunter(stats)
 
-    def _avoid_branches(self, api, s: "AutopilotState", level_key: tuple[int, int],
+    def _avoid_branches(self, api, s: "AutopilotState", level_key: LevelKey,
                         stats=None) -> tuple[str, ...]:
         # (Once the Mines are the only way on from some level, they are allowed below it
         # too: allowed on the entrance level alone, a Samurai went down, climbed back
         # out of the Mines as "no place for this hero yet", and went down again, 566 times.)
         if self._race in self.MINES_SAFE_RACES or level_key in s.mines_ok or (
-                s.mines_ok and level_key[0] != 0):
+                s.mines_ok and level_key[0] != MAIN_DUNGEON):
             return ()
         if stats is not None and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
             return ()  # the Mines are welcome: explore_and_fight hands back on arrival
@@ -366,7 +366,7 @@ class Autopilot:
         of a role that kills one from afar (diving.py SHOOTERS)."""
         return self._role.lower() in self.dive.SHOOTERS or self.fit_for_dwarves(stats)
 
-    def _mines_hunt(self, s: "AutopilotState", stats, level_key: tuple[int, int], ok):
+    def _mines_hunt(self, s: "AutopilotState", stats, level_key: LevelKey, ok):
         if stats.branch != "Gnomish Mines" or s.mines_hunt_over:
             return None
         if not ok("explore_and_fight"):
@@ -394,7 +394,7 @@ class Autopilot:
         decision.params.pop("dive", None)
         return decision
 
-    def _explore(self, s: "AutopilotState", level_key: tuple[int, int], stats, why: str,
+    def _explore(self, s: "AutopilotState", level_key: LevelKey, stats, why: str,
                  avoid: tuple[str, ...] = ("Gnomish Mines",)):
         piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
@@ -439,8 +439,9 @@ class Autopilot:
         return _decision("explore_and_fight", params, why)
 
     def explored(self, api) -> None:
-        bl = api.game.obs["blstats"]
-        self.state.explored_levels.add((int(bl[23]), int(bl[24])))
+        now = api.last_stats
+        if now is not None:
+            self.state.explored_levels.add(level_key_of(now))
 
 
 # The rule phases, highest priority first: the first to decide wins; the last always decides.

@@ -20,6 +20,18 @@ if TYPE_CHECKING:
     from ..decisions import AgentDecision
     from .autopilot import AutopilotState
 
+MAIN_DUNGEON = "Dungeons of Doom"
+
+# What the autopilot keys its per-level memory by: the branch and the level within it,
+# as the bottom line shows them (Stats.branch, Stats.level_in_branch).
+LevelKey = tuple[str, int]
+
+
+def level_key_of(stats: Stats) -> LevelKey:
+    """The autopilot's name for the level ``stats`` were read on."""
+    return (stats.branch, stats.level_in_branch)
+
+
 # Touching these kills or cripples: the API's own list (its paths go round them too).
 NEVER_MELEE = NetHackAPI.NEVER_TOUCH
 
@@ -102,7 +114,7 @@ class Situation:
     stats: Stats
     hero: Position
     level: DungeonLevel
-    level_key: tuple[int, int]  # (dungeon number, level number)
+    level_key: LevelKey  # (branch, level within it): level_key_of(stats)
     monsters: list[Monster]  # in view
     hostile: list[Monster]  # neither peaceful nor tame
     adjacent: list[Monster]  # hostile, next to the hero, and safe to touch

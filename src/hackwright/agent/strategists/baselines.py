@@ -10,6 +10,7 @@ import random
 from typing import Any, Optional
 
 from ...api.models import HungerState, Position
+from .autopilot_context import LevelKey, level_key_of
 
 
 def _invoke(skill: str, params: Optional[dict] = None, why: str = ""):
@@ -64,15 +65,15 @@ class Handcrafted:
     max_idle_decisions = 10
 
     def __init__(self) -> None:
-        self.explored: set[tuple[int, int]] = set()
+        self.explored: set[LevelKey] = set()
         self.failures: dict[str, int] = {}
-        self.picked: set[tuple[int, int, int, int]] = set()
+        self.picked: set[tuple[str, int, int, int]] = set()
 
     def observe(self, skill: str, result, api) -> None:
-        bl = api.game.obs["blstats"]
-        if skill == "explore_level" and result is not None and result.stopped_reason in (
+        now = api.last_stats
+        if skill == "explore_level" and now is not None and result is not None and result.stopped_reason in (
                 "fully_explored", "search_exhausted", "blocked"):
-            self.explored.add((int(bl[23]), int(bl[24])))
+            self.explored.add(level_key_of(now))
         if result is not None and result.success:
             self.failures.pop(skill, None)
         else:
@@ -82,8 +83,7 @@ class Handcrafted:
         state = ctx.state
         stats = state["stats"]
         hero: Position = stats.position
-        bl = ctx.api.game.obs["blstats"]
-        level_key = (int(bl[23]), int(bl[24]))
+        level_key = level_key_of(stats)
         hostile = [m for m in state["monsters"] if not m.is_peaceful and not m.is_tame
                    and m.position.steps_to(hero) <= 2]
         tired = {k for k, v in self.failures.items() if v >= 3}

@@ -101,7 +101,7 @@ class DivePolicy:
             self.empty_wands.update(i.text for i in inventory if DIGGING_WAND.search(i.text or ""))
 
     def next_step(self, api, role: str, stats, inventory, monsters, ok, hp_frac: float,
-                  hungry_weak: bool, level_key: tuple[int, int], fit_for_dwarves=None, race: str = "",
+                  hungry_weak: bool, level_key: tuple[str, int], fit_for_dwarves=None, race: str = "",
                   town_watch: bool = False, skill_ready: bool = False) -> Optional[DiveStep]:
         """A diving skill to run now, or None to let the autopilot's other rules decide.
         Called only when nothing is next to the hero and HP is not low. ``race``: the
