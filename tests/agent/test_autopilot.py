@@ -759,6 +759,32 @@ async def test_a_hero_back_in_her_own_form_goes_back_for_the_armour_she_slipped_
     assert await api.shed_gear_spot() is None  # stood there and left: done
 
 
+async def test_a_hurt_knight_strikes_a_lone_jackal_but_writes_elbereth_beside_two(make_api):
+    """Writing Elbereth takes a turn of the monster's blows anyway, and leaves it waiting
+    close by: a lone monster that a blow or two likely kills, and whose worst turn the
+    hero outlives, is struck instead. Two of them, or one that could kill in a turn, still
+    get Elbereth."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    for monsters, strikes in (("('d',\"jackal\"),(3,1),hostile,asleep", True),
+                              ("('d',\"jackal\"),(3,1),hostile,asleep\nMONSTER:('d',\"jackal\"),(3,2),hostile,asleep",
+                               False),
+                              ("('a',\"soldier ant\"),(3,1),hostile,asleep", False)):
+        api = hero_beside(make_api, monsters, "knight")
+        state = await game_state(api)
+        # (6 HP of 16: in danger, not yet critical, where a prayer or Elbereth comes first)
+        state["stats"] = dataclasses.replace(state["stats"], hp=6, dungeon_level=4)
+        d = await decide(Autopilot(), api, names, state)
+        if strikes:
+            assert d.type == "direct_action" and d.action == "Fl", (monsters, d)
+        else:
+            assert d.skill_name == "engrave_elbereth", (monsters, d)
+
+
 async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier_ant_close_behind(make_api):
     """Walking away from a slower monster beats Elbereth; a fast one two squares off
     catches up and bites the hero's back (a Ranger walking from a rope golem died so),

@@ -196,6 +196,16 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
                 m.position.steps_to(level.stairs_up) >= level.stairs_up.steps_to(hero) for m in adjacent):
         return invoke("retreat_upstairs", {"hp_threshold": 0.95},
                       f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
+    # One monster alone that a blow or two likely kills, and whose worst turn the hero
+    # outlives: strike. Writing Elbereth is a turn of its blows anyway, and leaves it
+    # waiting close by for when the hero steps off.
+    if in_danger and len(adjacent) == 1 and len(sit.near) == 1 and stats.hp > threat and \
+            not adjacent[0].is_invisible_marker:
+        odds = await api.fight_odds(adjacent[0])
+        if odds.turns_to_kill <= 1.5:
+            return press("F" + VI_KEYS[hero.direction_to(adjacent[0].position)],
+                         f"the {adjacent[0].name} likely dies to a blow or two and cannot kill me this turn: "
+                         "strike rather than write Elbereth")
     if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
         # (Rest on it nearly to full: the monster it scared waits close by, and heroes
         # who went back to it at 70% of their HP often needed Elbereth again at once.)
