@@ -157,6 +157,21 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     return None
 
 
+async def finish_it(sit: Situation, threat: float) -> Optional["AgentDecision"]:
+    """One monster alone beside the hero, that a blow or two likely kills (nh.fight_odds)
+    and whose worst turn (``threat``) the hero outlives: strike it. Writing Elbereth is a
+    turn of its blows anyway, and leaves it waiting close by for when the hero steps off."""
+    adjacent, stats = sit.adjacent, sit.stats
+    if len(adjacent) != 1 or len(sit.near) != 1 or stats.hp <= threat or adjacent[0].is_invisible_marker:
+        return None
+    odds = await sit.api.fight_odds(adjacent[0])
+    if odds.turns_to_kill > 1.5:
+        return None
+    return press("F" + VI_KEYS[sit.hero.direction_to(adjacent[0].position)],
+                 f"the {adjacent[0].name} likely dies to a blow or two and cannot kill me this turn: "
+                 "strike rather than write Elbereth")
+
+
 async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """HP low against what the monsters beside the hero can do in a turn: walk away from
     slow ones, Elbereth, potions and wands, the up stairs; a cockatrice is never let bite."""
@@ -196,16 +211,10 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
                 m.position.steps_to(level.stairs_up) >= level.stairs_up.steps_to(hero) for m in adjacent):
         return invoke("retreat_upstairs", {"hp_threshold": 0.95},
                       f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
-    # One monster alone that a blow or two likely kills, and whose worst turn the hero
-    # outlives: strike. Writing Elbereth is a turn of its blows anyway, and leaves it
-    # waiting close by for when the hero steps off.
-    if in_danger and len(adjacent) == 1 and len(sit.near) == 1 and stats.hp > threat and \
-            not adjacent[0].is_invisible_marker:
-        odds = await api.fight_odds(adjacent[0])
-        if odds.turns_to_kill <= 1.5:
-            return press("F" + VI_KEYS[hero.direction_to(adjacent[0].position)],
-                         f"the {adjacent[0].name} likely dies to a blow or two and cannot kill me this turn: "
-                         "strike rather than write Elbereth")
+    if in_danger:
+        strike = await finish_it(sit, threat)
+        if strike is not None:
+            return strike
     if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
         # (Rest on it nearly to full: the monster it scared waits close by, and heroes
         # who went back to it at 70% of their HP often needed Elbereth again at once.)
