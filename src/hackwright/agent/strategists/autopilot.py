@@ -396,7 +396,7 @@ class Autopilot:
 
     def _explore(self, s: "AutopilotState", level_key: LevelKey, stats, why: str,
                  avoid: tuple[str, ...] = ("Gnomish Mines",)):
-        piles = [[x, y] for (dn, dl, x, y) in s.picked_up_at if (dn, dl) == level_key]
+        piles = [[x, y] for (branch, number, x, y) in s.picked_up_at if (branch, number) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
         # Every Wizard starts knowing force bolt and every Healer healing, as spell a.

@@ -4,7 +4,8 @@ Deadly conditions and lycanthropy are cured, a crushing load is dropped, and a
 dying hero prays, drinks, zaps, engraves Elbereth or walks away, in that order of
 preference as the prayer clock, the pack and the monsters beside it allow. Stairs
 under the hero or a step away are the surest way out: only NetHack's stalkers follow
-across levels, and the level left behind stands still until the hero comes back. Each
+across levels, and the level left behind stands still until the hero comes back. A
+hero merely in danger beside one monster a blow or two kills strikes it instead. Each
 phase returns a decision, or None to let the next one decide (see autopilot.py).
 """
 
@@ -174,7 +175,8 @@ async def finish_it(sit: Situation, threat: float) -> Optional["AgentDecision"]:
 
 async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """HP low against what the monsters beside the hero can do in a turn: walk away from
-    slow ones, Elbereth, potions and wands, the up stairs; a cockatrice is never let bite."""
+    slow ones, strike a lone one a blow or two kills (finish_it), Elbereth, potions and
+    wands, the up stairs; a cockatrice is never let bite."""
     api, s, stats, inventory, ok, kit = sit.api, sit.memory, sit.stats, sit.inventory, sit.ok, sit.kit
     adjacent, hostile, hero, level, hp_frac = sit.adjacent, sit.hostile, sit.hero, sit.level, sit.hp_frac
     # Low HP in a fight: most monsters will not melee a hero standing on Elbereth, and
