@@ -60,6 +60,15 @@ async def where(nh):
     assert out.result.data["hunger"].value == "Not Hungry"
 
 
+async def test_a_skill_gets_the_list_of_monsters_never_to_bump_without_importing_it(runner):
+    code = '''
+async def keep_off(nh):
+    return SkillResult("ok", {"eye": "floating eye" in NEVER_BUMP, "newt": "newt" in NEVER_BUMP}, 0, 0, True)
+'''
+    out = await runner.run(code)
+    assert out.result.data == {"eye": True, "newt": False}
+
+
 async def test_a_walking_skill_moves_the_hero_and_counts_its_actions(runner):
     code = '''
 async def walk(nh, steps=3):

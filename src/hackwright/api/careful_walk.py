@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 # Bumping these is a melee attack whose passive (paralysis, stoning, acid, fire, cold, an
 # explosion) costs more than the fight gains. The API's paths go round them too
-# (NetHackAPI.NEVER_TOUCH is this list).
+# (NetHackAPI.NEVER_TOUCH is this list; skills get it as NEVER_BUMP, injected like CarefulWalk).
 NEVER_BUMP = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
               "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 

@@ -46,7 +46,7 @@ API_MODULE_ROOTS: tuple[str, ...] = ("hackwright", "nethack_api", "nle_api", "ap
 INJECTED_NAMES: tuple[str, ...] = (
     "NetHackAPI", "SkillResult", "Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel",
     "ActionResult", "MonsterInfo", "ItemInfo", "HungerState", "Alignment", "DIRECTIONS", "GameEvent",
-    "WalkAroundMemory", "CarefulWalk", "WalkStep",
+    "WalkAroundMemory", "CarefulWalk", "WalkStep", "NEVER_BUMP",
 )
 
 _PRINT_NOTE = "print() works and goes to the skill's log"

@@ -195,6 +195,7 @@ def injected_names() -> dict[str, Any]:
     names["WalkAroundMemory"] = tactics.WalkAroundMemory
     names["CarefulWalk"] = careful_walk.CarefulWalk
     names["WalkStep"] = careful_walk.WalkStep
+    names["NEVER_BUMP"] = careful_walk.NEVER_BUMP
     return names
 
 

@@ -92,8 +92,7 @@ molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
 
-NEVER_MELEE = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
-               "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
+NEVER_MELEE = NEVER_BUMP
 SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
 GEAR = ("armor", "weapon", "tool")
 SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "apple", "orange", "pear",

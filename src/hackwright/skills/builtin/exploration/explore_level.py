@@ -5,8 +5,7 @@ TRIGGERS = ("low_hp", "engulfed")
 
 # Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
 # cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
-         "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
+AVOID = NEVER_BUMP
 # Of those, the ones that never (or hardly) move and only sting when hit, with the HP a
 # hero needs to kill one: walled off by two yellow molds, a Valkyrie searched the rest of
 # her level for 13,000 turns and starved.

@@ -3,8 +3,7 @@ TRIGGERS = ("low_hp", "level_change", "engulfed")
 
 # Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
 # cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
-         "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
+AVOID = NEVER_BUMP
 
 
 
