@@ -1,11 +1,6 @@
 CATEGORY = "escape"
 TRIGGERS = ("engulfed",)
 
-# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
-# cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = NEVER_BUMP
-
-
 
 async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, max_steps: int = 200) -> SkillResult:
     """Flee to the up stairs and climb them when HP is low (never on dungeon level 1, where that ends the game).
@@ -53,7 +48,7 @@ async def retreat_upstairs(nh, hp_threshold: float = 0.5, force: bool = False, m
     if target is None:
         return await finish("stairs_unknown", False)
 
-    walk = CarefulWalk(nh, target, AVOID)  # a retreat: past hostiles (it attacks one in the way), never a peaceful
+    walk = CarefulWalk(nh, target)  # a retreat: past hostiles (it attacks one in the way), never a peaceful
 
     while actions < max_steps:
         stats = await nh.get_stats()

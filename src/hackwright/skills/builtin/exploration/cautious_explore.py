@@ -3,11 +3,7 @@ import collections
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "level_change", "engulfed")  # it watches monsters and hunger itself, more finely
 
-# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
-# cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = NEVER_BUMP
 HARMLESS_WHEN_FAR = ("floating eye",)
-
 
 
 def _frontiers(level, exclude):
@@ -74,7 +70,7 @@ async def cautious_explore(
     locked = set()
     fails = collections.Counter()
     speeds = {}
-    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
+    memory = WalkAroundMemory(NEVER_BUMP)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()

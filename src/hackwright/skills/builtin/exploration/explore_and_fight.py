@@ -92,7 +92,6 @@ molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
 
-NEVER_MELEE = NEVER_BUMP
 SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
 GEAR = ("armor", "weapon", "tool")
 SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "apple", "orange", "pear",
@@ -177,7 +176,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     async def hostiles_in_view():
         return [m for m in await nh.get_visible_monsters()
-                if not m.is_peaceful and not m.is_tame and m.name not in NEVER_MELEE]
+                if not m.is_peaceful and not m.is_tame and m.name not in NEVER_BUMP]
 
     async def blocker_worth_fighting(stats):
         """The nearest visible hostile whose passive the hero can take (HP well above its worst), or None."""
@@ -210,7 +209,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         it lies on top and is safe; True when eating happened, None when it may still be
         worth it later (another monster at hand), False when not."""
         nonlocal actions
-        if victim.is_invisible_marker or victim.name in NEVER_MELEE:
+        if victim.is_invisible_marker or victim.name in NEVER_BUMP:
             return False
         try:
             if not await nh.is_safe_to_eat(victim.name, age):
@@ -349,7 +348,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if sighted:
                 m = min(sighted, key=lambda m: m.position.steps_to(hero))
                 return await done("sighted", True, monster=m.name, at=(m.position.x, m.position.y))
-        adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_MELEE]
+        adjacent = [m for m in hostile if m.position.is_adjacent(hero) and m.name not in NEVER_BUMP]
         risky = [m for m in adjacent if m.threat_level > stats.xp_level + danger_margin]
         if risky:
             m = risky[0]
@@ -372,7 +371,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                                   monsters=[m.name for m in adjacent])
             # Outnumbered in the open: back into a corridor or an open door, where at most
             # two can strike at once (packs of jackals, coyotes and hill orcs kill so).
-            pack = [m for m in hostile if m.position.steps_to(hero) <= 4 and m.name not in NEVER_MELEE]
+            pack = [m for m in hostile if m.position.steps_to(hero) <= 4 and m.name not in NEVER_BUMP]
             if len(pack) >= 3 and len(adjacent) >= 2 and choke_moves < 4:
                 level = await nh.get_current_level()
                 choke = level.nearest_chokepoint(hero, monsters)
@@ -427,7 +426,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             choke_moves = 0
         # (A monster far off, or one that is never fought, such as a floating eye across
         # the room, is no reason to let a corpse rot.)
-        if not [m for m in hostile if m.position.steps_to(hero) <= 5 and m.name not in NEVER_MELEE]:
+        if not [m for m in hostile if m.position.steps_to(hero) <= 5 and m.name not in NEVER_BUMP]:
             # A corpse left for later (shot at range, or killed with another monster at
             # hand): eat it now if still fresh. Heroes who ate only when Hungry ran out
             # of food: a third of the deaths came while fainting or starving.
@@ -487,7 +486,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 heal_spell = ""
             continue
         elif rest_below and stats.hp < stats.max_hp * rest_below and not any(
-                m.name not in NEVER_MELEE for m in hostile):
+                m.name not in NEVER_BUMP for m in hostile):
             await rest_to(0.9)
             continue
         # Objects walked onto: small valuables are taken at once; gear waits for the

@@ -3,9 +3,6 @@ import collections
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
 
-# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
-# cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = NEVER_BUMP
 # Of those, the ones that never (or hardly) move and only sting when hit, with the HP a
 # hero needs to kill one: walled off by two yellow molds, a Valkyrie searched the rest of
 # her level for 13,000 turns and starved.
@@ -31,7 +28,6 @@ def _trapped(tile, risky=False):
 
 def _hostile(m):
     return not m.is_peaceful and not m.is_tame
-
 
 
 # Rounds in a row that found nowhere to step: each walks the whole level a few times, so
@@ -271,7 +267,7 @@ async def explore_level(
     tried_pushes = set()
     waited = 0
     idle = 0
-    memory = WalkAroundMemory(AVOID)  # things not to bump, where last seen
+    memory = WalkAroundMemory(NEVER_BUMP)  # things not to bump, where last seen
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -369,7 +365,7 @@ async def explore_level(
         hero = stats.position
         monsters = await nh.get_visible_monsters()
         if stop_on_hostile or fight:
-            near = [m for m in monsters if _hostile(m) and m.name not in AVOID and m.position.is_adjacent(hero)]
+            near = [m for m in monsters if _hostile(m) and m.name not in NEVER_BUMP and m.position.is_adjacent(hero)]
             weak = [m for m in near if m.threat_level <= stats.xp_level + danger_margin]
             if fight and weak and len(weak) == len(near):
                 res = await nh.attack(hero.direction_to(min(weak, key=lambda m: m.threat_level).position))
@@ -408,7 +404,7 @@ async def explore_level(
             # (Stairs cut off by a monster to be avoided: "blocked", not a search for doors.)
             cut_off = _way_down(level, avoid_branches) is not None and bool(memory.seen)
             if cut_off or await reachable_way_down(level) or not search_for_hidden:
-                if leftover and waited < 8 and any(n not in AVOID for n, _ in memory.seen.values()):
+                if leftover and waited < 8 and any(n not in NEVER_BUMP for n, _ in memory.seen.values()):
                     res = await nh.search()  # a peaceful monster may be in the way: let it wander off
                     actions += 1
                     waited += 1
@@ -467,7 +463,7 @@ async def explore_level(
                         spot, spot_limit = _search_spot(level, risky, share, bad_spots)
                     if spot is not None:
                         break
-                if spot is None and waited < 8 and any(n not in AVOID for n, _ in memory.seen.values()):
+                if spot is None and waited < 8 and any(n not in NEVER_BUMP for n, _ in memory.seen.values()):
                     res = await nh.search(2)  # a peaceful monster (a shopkeeper?) may be in the way
                     actions += 1
                     waited += 1

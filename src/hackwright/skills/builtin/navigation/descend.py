@@ -1,11 +1,6 @@
 CATEGORY = "navigation"
 TRIGGERS = ("engulfed",)
 
-# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
-# cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = NEVER_BUMP
-
-
 
 def _holes(level):
     """Known holes and trap doors: a way down when the stairs cannot be reached."""
@@ -78,7 +73,7 @@ async def descend(
             return await finish("stairs_unknown", False, explored_percentage=round(level.explored_percentage, 1))
         target, via = hole, "hole"
 
-    walk = CarefulWalk(nh, target, AVOID, kick_locked_doors=kick_locked_doors, max_kicks=max_kicks)
+    walk = CarefulWalk(nh, target, kick_locked_doors=kick_locked_doors, max_kicks=max_kicks)
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -97,7 +92,7 @@ async def descend(
                 return await finish("descended", True, branch=after.branch, via=via)
             return await finish("failed", False, error=res.error, messages=res.messages)
         monsters = await nh.get_visible_monsters()
-        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in AVOID
+        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in NEVER_BUMP
                 and m.position.is_adjacent(hero)]
         if stop_on_hostile and near:
             m = near[0]

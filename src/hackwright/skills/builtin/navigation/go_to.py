@@ -1,11 +1,6 @@
 CATEGORY = "navigation"
 TRIGGERS = ("low_hp", "level_change", "engulfed")
 
-# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
-# cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = NEVER_BUMP
-
-
 
 async def go_to(
     nh,
@@ -51,7 +46,7 @@ async def go_to(
         target = Position(-1, -1)
     if not (0 <= target.x <= 78 and 0 <= target.y <= 20):
         return await finish("bad_target", False, error=f"({x}, {y}) is off the map: x must be 0..78, y 0..20")
-    walk = CarefulWalk(nh, target, AVOID)  # round floating eyes, molds and peacefuls; no kicking
+    walk = CarefulWalk(nh, target)  # round floating eyes, molds and peacefuls; no kicking
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -63,7 +58,7 @@ async def go_to(
         if stats.hp < stats.max_hp * hp_threshold:
             return await finish("low_hp", False, hp=stats.hp, max_hp=stats.max_hp)
         monsters = await nh.get_visible_monsters()
-        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in AVOID
+        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in NEVER_BUMP
                 and m.position.is_adjacent(hero)]
         if stop_on_hostile:
             if near:

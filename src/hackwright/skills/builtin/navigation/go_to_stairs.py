@@ -1,11 +1,6 @@
 CATEGORY = "navigation"
 TRIGGERS = ("low_hp", "level_change", "engulfed")
 
-# Bumping these is a melee attack, and their passive (paralysis, stoning, acid, fire,
-# cold, an explosion) costs more than the fight gains: walk around them.
-AVOID = NEVER_BUMP
-
-
 
 async def go_to_stairs(
     nh,
@@ -63,7 +58,7 @@ async def go_to_stairs(
         return await finish("stairs_unknown", False, direction=way,
                             explored_percentage=round(level.explored_percentage, 1))
 
-    walk = CarefulWalk(nh, target, AVOID, kick_locked_doors=kick_locked_doors, max_kicks=max_kicks)
+    walk = CarefulWalk(nh, target, kick_locked_doors=kick_locked_doors, max_kicks=max_kicks)
 
     while actions < max_steps:
         stats = await nh.get_stats()
@@ -73,7 +68,7 @@ async def go_to_stairs(
         if (stats.branch, stats.level_in_branch) != here:
             return await finish("level_changed", False, depth=stats.dungeon_level)
         monsters = await nh.get_visible_monsters()
-        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in AVOID
+        near = [m for m in monsters if not m.is_peaceful and not m.is_tame and m.name not in NEVER_BUMP
                 and m.position.is_adjacent(hero)]
         if stop_on_hostile and near:
             m = near[0]
