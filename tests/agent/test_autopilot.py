@@ -911,3 +911,20 @@ async def test_a_healer_with_her_starting_gold_in_a_temple_buys_protection_once_
     res = (await run_skill(poor, "buy_protection")).result
     assert res.stopped_reason == "too_poor" and res.data["price"] == 400, res
 
+
+
+async def test_a_starting_healer_drinks_her_spare_healing_potions_before_exploring(make_api):
+    """A Healer starts with about 12 HP and eight healing potions: drunk at full HP, all but
+    two raise her maximum for good (about 8 HP). A Valkyrie, with none, explores at once."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.skills.builtin.conftest import level
+
+    names = {"drink_for_max_hp", "explore_and_fight", "rest_until_healed", "pickup_useful"}
+    healer = make_api(level("empty_room"), seed=1, role="healer", race="human", gender="female",
+                      alignment="neutral")
+    d = await decide(Autopilot(), healer, names, await game_state(healer))
+    assert d.skill_name == "drink_for_max_hp" and d.params == {"keep": 2}, d
+    valkyrie = make_api(level("empty_room"), seed=1, role="valkyrie", race="human", gender="female",
+                        alignment="neutral")
+    d = await decide(Autopilot(), valkyrie, names, await game_state(valkyrie))
+    assert d.skill_name == "explore_and_fight", d

@@ -114,3 +114,26 @@ async def test_a_priest_bitten_by_a_werejackal_eats_his_wolfsbane_and_is_cured(m
     r = (await run_skill(api, "cure_lycanthropy")).result
     assert r.stopped_reason == "cured" and "wolfsbane" in r.data["item"], r
     assert "Lycanthropy" not in await api.get_status_effects()
+
+
+async def test_a_healer_at_full_hp_drinks_all_but_two_healing_potions_and_her_max_hp_grows(play):
+    # (seed 1: on seed 0 her potions of extra healing are milky, and a ghost comes out of one)
+    api = play("empty_room", hero="healer", seed=1)
+    before = await api.get_stats()
+    r = (await run_skill(api, "drink_for_max_hp")).result
+    assert r.stopped_reason == "drank" and r.success, r
+    # A Healer starts with four potions of healing and four of extra healing: the
+    # healing ones go first, two extra healing stay for an emergency.
+    assert r.data["potions"] == ["healing"] * 4 + ["extra healing"] * 2, r.data
+    after = await api.get_stats()
+    assert after.max_hp >= before.max_hp + 4 + 2 * 2 and r.data["max_hp"] == after.max_hp
+    kept = [i for i in await api.get_inventory() if i.object_class == "potion" and "healing" in i.name]
+    assert sum(i.quantity for i in kept) == 2 and "extra healing" in kept[0].name
+    again = (await run_skill(api, "drink_for_max_hp")).result
+    assert again.stopped_reason == "nothing_spare" and again.actions_taken == 0
+
+
+async def test_a_healer_beside_a_jackal_drinks_nothing(play):
+    api = play("jackal_adjacent", hero="healer")
+    r = (await run_skill(api, "drink_for_max_hp")).result
+    assert r.stopped_reason == "monster" and not r.success and r.actions_taken == 0, r

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ...api.knowledge import PrayerClock
 from ...api.models import HungerState
-from .autopilot_context import Situation, invoke, press
+from .autopilot_context import HEALING_POTIONS, Situation, invoke, press
 
 if TYPE_CHECKING:
     from ..decisions import AgentDecision
@@ -129,6 +129,13 @@ async def loot_and_gear(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
         if ok("wear_better_armor") and any(i.object_class in ("armor", "ring", "amulet") and not i.equipped
                                            for i in inventory):
             return invoke("wear_better_armor", {}, "new armour: wear it if it is better")
+    # Spare healing potions drunk at full HP raise maximum HP for good (a Healer's eight:
+    # about 8 HP on top of the 12 or so she starts with); two stay for an emergency.
+    if not sit.near and stats.hp >= stats.max_hp - 5 and ok("drink_for_max_hp") and sum(
+            max(1, i.quantity or 1) for i in inventory if i.object_class == "potion"
+            and any(h in (i.name or "").lower() for h in HEALING_POTIONS)
+            and "cursed" not in (i.text or "").lower().replace("uncursed", "")) > 2:
+        return invoke("drink_for_max_hp", {"keep": 2}, "spare healing potions: drink them at full HP for more max HP")
     # Divine protection from a temple priest: 400 gold a level buys AC 2-4 the first time and
     # 1 each time after (most heroes die at their starting AC). Once per experience level.
     if "buy_protection" in have and ok("buy_protection") and not sit.near and \
