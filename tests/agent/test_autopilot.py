@@ -785,6 +785,25 @@ async def test_a_hurt_knight_strikes_a_lone_jackal_but_writes_elbereth_beside_tw
             assert d.skill_name == "engrave_elbereth", (monsters, d)
 
 
+async def test_a_hurt_knight_fights_on_against_a_lone_homunculus_the_whole_fight_costs_little(make_api):
+    """Not killed in a blow or two, but its whole fight likely costs the hero under 40% of
+    the HP he has (nh.fight_odds), and its worst turn cannot kill him: fighting on ends it
+    sooner than Elbereth and a rest, after which it is still there."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    api = hero_beside(make_api, "('i',\"homunculus\"),(3,1),hostile,asleep", "knight")
+    odds = await api.fight_odds((await api.get_adjacent_monsters())[0])
+    assert odds.turns_to_kill > 1.5 and odds.expected_damage < 0.4 * 6, odds
+    state = await game_state(api)
+    state["stats"] = dataclasses.replace(state["stats"], hp=6, dungeon_level=4)  # in danger: under 40% of 16
+    d = await decide(Autopilot(), api, names, state)
+    assert d.type == "direct_action" and d.action == "Fl", d
+
+
 async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier_ant_close_behind(make_api):
     """Walking away from a slower monster beats Elbereth; a fast one two squares off
     catches up and bites the hero's back (a Ranger walking from a rope golem died so),

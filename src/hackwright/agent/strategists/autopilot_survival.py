@@ -159,23 +159,32 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
 
 
 async def finish_it(sit: Situation, threat: float) -> Optional["AgentDecision"]:
-    """One monster alone beside the hero, that a blow or two likely kills (nh.fight_odds)
-    and whose worst turn (``threat``) the hero outlives: strike it. Writing Elbereth is a
-    turn of its blows anyway, and leaves it waiting close by for when the hero steps off."""
+    """One monster alone beside the hero, whose worst turn (``threat``) the hero outlives and
+    whose fight is short or cheap (nh.fight_odds: a blow or two likely kills it, or the
+    whole fight likely costs under FIGHT_ON_SHARE of the HP the hero has): strike it.
+    Writing Elbereth is a turn of its blows anyway, and leaves it waiting close by for
+    when the hero steps off."""
     adjacent, stats = sit.adjacent, sit.stats
     if len(adjacent) != 1 or len(sit.near) != 1 or stats.hp <= threat or adjacent[0].is_invisible_marker:
         return None
     odds = await sit.api.fight_odds(adjacent[0])
-    if odds.turns_to_kill > 1.5:
+    quick = odds.turns_to_kill <= 1.5
+    if not quick and odds.expected_damage >= FIGHT_ON_SHARE * stats.hp:
         return None
+    why = "likely dies to a blow or two" if quick else \
+        f"likely costs me {odds.expected_damage:.0f} HP in all"
     return press("F" + VI_KEYS[sit.hero.direction_to(adjacent[0].position)],
-                 f"the {adjacent[0].name} likely dies to a blow or two and cannot kill me this turn: "
-                 "strike rather than write Elbereth")
+                 f"the {adjacent[0].name} {why} and cannot kill me this turn: strike rather than write Elbereth")
+
+
+# A lone monster's whole fight likely costing less than this share of the HP the hero has
+# is fought on (finish_it) rather than waited out on Elbereth.
+FIGHT_ON_SHARE = 0.4
 
 
 async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """HP low against what the monsters beside the hero can do in a turn: walk away from
-    slow ones, strike a lone one a blow or two kills (finish_it), Elbereth, potions and
+    slow ones, strike a lone one whose fight is short or cheap (finish_it), Elbereth, potions and
     wands, the up stairs; a cockatrice is never let bite."""
     api, s, stats, inventory, ok, kit = sit.api, sit.memory, sit.stats, sit.inventory, sit.ok, sit.kit
     adjacent, hostile, hero, level, hp_frac = sit.adjacent, sit.hostile, sit.hero, sit.level, sit.hp_frac
