@@ -3,10 +3,9 @@ import re
 CATEGORY = "resource"
 TRIGGERS = ("monster", "engulfed")
 
-# What one potion drunk at full HP adds to maximum HP (NetHack's healup() in potion.c):
-# (uncursed, blessed); a cursed one adds nothing.
-MAX_HP_GAIN = {"healing": (1, 1), "extra healing": (2, 5), "full healing": (4, 8)}
-# Kept for emergencies first: the one that heals most.
+# The potions that raise maximum HP when drunk at full HP (NetHack's healup() in potion.c:
+# healing +1, extra healing +2 or +5 blessed, full healing +4 or +8 blessed, cursed ones
+# nothing), kept for emergencies in this order: the one that heals most first.
 BEST_FIRST = ("full healing", "extra healing", "healing")
 
 
@@ -16,7 +15,7 @@ def _kind(item):
         return None
     m = re.search(r"potions? of ([a-z ]+?)(?: called| named|\s*\(|$)", (item.name or item.text or "").lower())
     kind = m.group(1).strip() if m else None
-    return kind if kind in MAX_HP_GAIN else None
+    return kind if kind in BEST_FIRST else None
 
 
 def _cursed(item):
