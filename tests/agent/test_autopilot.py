@@ -685,8 +685,9 @@ async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_n
         pilot.state.seen_level, pilot.state.arrived_turn = level_key_of(api.last_stats), -100
         d = await decide(pilot, api, names, state)
         assert d.type == "direct_action" and d.action == ">", (hp, d)
-        # Away from the stairs, Elbereth as before.
+        # Away from the stairs (the room's up stairs, under the hero, moved off too), Elbereth as before.
         state["level"].stairs_down = Position(hero.x + 2, hero.y + 1)
+        state["level"].stairs_up = Position(hero.x + 3, hero.y + 1)
         d = await decide(Autopilot(), api, names, state)
         assert d.skill_name == "engrave_elbereth", (hp, d)
 
@@ -706,14 +707,15 @@ async def test_a_hurt_knight_on_the_up_stairs_beside_a_soldier_ant_goes_up_but_n
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "retreat_upstairs", "quaff_or_zap_to_survive"}
 
-    async def hurt_on_stairs(monster, hp, stairs_offset, fled_down=False):
+    async def hurt_on_stairs(monster, hp, stairs_offset, fled_down=False, just_arrived=False):
         api = hero_beside(make_api, monster, "knight")
         state = await game_state(api)
         hero = state["stats"].position
         state["stats"] = dataclasses.replace(state["stats"], hp=hp, dungeon_level=4)
         state["level"].stairs_up = Position(hero.x + stairs_offset[0], hero.y + stairs_offset[1])
         pilot = Autopilot()
-        pilot.state.seen_level, pilot.state.arrived_turn = level_key_of(api.last_stats), -100
+        if not just_arrived:
+            pilot.state.seen_level, pilot.state.arrived_turn = level_key_of(api.last_stats), -100
         if fled_down:
             pilot.state.came_from = (api.last_stats.branch, api.last_stats.level_in_branch - 1)
             pilot.state.left_in_danger = (pilot.state.came_from, ">", -90)
@@ -724,6 +726,10 @@ async def test_a_hurt_knight_on_the_up_stairs_beside_a_soldier_ant_goes_up_but_n
         assert d.type == "direct_action" and d.action == "<", (hp, d)
     d = await hurt_on_stairs("('a',\"soldier ant\"),(3,1),hostile,asleep", 7, (-1, 1))
     assert d.skill_name == "retreat_upstairs" and d.params["force"] is True, d
+    # The first decision on a level may come long after the hero arrived (explore_and_fight
+    # goes down by itself and hands back when hurt): the stairs are taken at once then too.
+    d = await hurt_on_stairs("('a',\"soldier ant\"),(3,1),hostile,asleep", 7, (0, 0), just_arrived=True)
+    assert d.type == "direct_action" and d.action == "<", d
     d2 = await hurt_on_stairs("('T',\"troll\"),(3,1),hostile,asleep", 7, (0, 0))
     assert not (d2.type == "direct_action" and d2.action == "<"), d2
     # Just come down these stairs away from another monster: up is back into its reach.
@@ -778,6 +784,7 @@ async def test_a_hurt_knight_strikes_a_lone_jackal_but_writes_elbereth_beside_tw
         state = await game_state(api)
         # (6 HP of 16: in danger, not yet critical, where a prayer or Elbereth comes first)
         state["stats"] = dataclasses.replace(state["stats"], hp=6, dungeon_level=4)
+        state["level"].stairs_up = None  # (no way up: the room's stairs are under the hero)
         d = await decide(Autopilot(), api, names, state)
         if strikes:
             assert d.type == "direct_action" and d.action == "Fl", (monsters, d)
@@ -816,15 +823,20 @@ async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier
 
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "retreat_upstairs", "quaff_or_zap_to_survive"}
+    from tests.conftest import room_des
+
     for slow, others, walks in (("('q',\"rothe\")", "", True),
-                                ("('q',\"rothe\")", "\nMONSTER:('a',\"soldier ant\"),(5,2),hostile,asleep", False),
+                                ("('q',\"rothe\")", "\nMONSTER:('a',\"soldier ant\"),(6,2),hostile,asleep", False),
                                 ("(''',\"rope golem\")", "", False)):
-        api = hero_beside(make_api, slow + ",(3,1),hostile,asleep" + others, "knight")
+        # (The up stairs two steps behind the hero: from a step away, it would simply take them.)
+        des = room_des(["---------", "|.......|", "|.......|", "---------"],
+                       "MONSTER:" + slow + ",(4,1),hostile,asleep" + others, hero=(3, 1))
+        api = make_api(des, seed=0, role="knight", race="human", gender="male", alignment="lawful")
         state = await game_state(api)
         assert any(m.position.is_adjacent(state["stats"].position) for m in state["monsters"]), slow
         hero = state["stats"].position
         state["stats"] = dataclasses.replace(state["stats"], hp=12, dungeon_level=4)
-        state["level"].stairs_up = Position(hero.x - 1, hero.y + 1)
+        state["level"].stairs_up = Position(hero.x - 2, hero.y + 1)
         d = await decide(Autopilot(), api, names, state)
         assert (d.skill_name == "retreat_upstairs") == walks, (slow, others, d)
 

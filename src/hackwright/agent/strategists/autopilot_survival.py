@@ -295,9 +295,12 @@ def _none_follow(sit: Situation) -> bool:
 
 
 def _may_go_up(pilot: "Autopilot", sit: Situation) -> bool:
+    # No wait after arriving (unlike going down): only a stalker would dance the stairs
+    # with the hero, and _none_follow rules those out; and the first decision on a level
+    # often comes just as a monster hurts a hero that explore_and_fight brought down.
     stats = sit.stats
     return stats.dungeon_level > 1 and stats.branch != "Sokoban" and \
-        stats.turn - sit.memory.arrived_turn > 3 and _none_follow(sit) and not _back_into_danger(sit, "<")
+        _none_follow(sit) and not _back_into_danger(sit, "<")
 
 
 def on_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
