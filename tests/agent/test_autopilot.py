@@ -959,3 +959,24 @@ async def test_a_starting_healer_drinks_her_spare_healing_potions_before_explori
                         alignment="neutral")
     d = await decide(Autopilot(), valkyrie, names, await game_state(valkyrie))
     assert d.skill_name == "explore_and_fight", d
+
+
+async def test_a_monk_who_knows_healing_explores_ready_to_cast_it_and_one_who_knows_protection_not(make_api):
+    """A Monk starts knowing one spell of three (healing, protection or sleep): the autopilot
+    reads them (nh.get_spells) and lets explore_and_fight heal with the healing spell, as
+    every Healer does; a Wizard's force bolt is the attack spell."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.skills.builtin.conftest import level
+
+    names = {"explore_and_fight", "rest_until_healed", "pickup_useful"}
+    for seed, heals in ((1, True), (0, False)):
+        monk = make_api(level("empty_room"), seed=seed, role="monk", race="human", gender="male",
+                        alignment="neutral")
+        known = [s.name for s in await monk.get_spells()]
+        assert known == (["healing"] if heals else ["protection"]), known
+        d = await decide(Autopilot(), monk, names, await game_state(monk))
+        assert d.skill_name == "explore_and_fight", d
+        assert d.params.get("heal_spell") == ("a" if heals else None) and "attack_spell" not in d.params, d
+    wizard = make_api(level("empty_room"), seed=0, role="wizard", race="human", gender="male", alignment="neutral")
+    d = await decide(Autopilot(), wizard, names, await game_state(wizard))
+    assert d.params.get("attack_spell") == "a" and "heal_spell" not in d.params, d

@@ -132,6 +132,23 @@ def test_an_overview_window_with_branches_shops_and_annotations_is_parsed():
 
 
 # ------------------------------------------------------------------ chat
+# ------------------------------------------------------------------ get_spells
+async def test_a_wizard_knows_force_bolt_as_spell_a_a_healer_healing_and_a_valkyrie_nothing(make_api):
+    wizard = make_api(room_des(ROOM), role="wizard")
+    t0 = await turn(wizard)
+    spells = await wizard.get_spells()
+    bolt = spells[0]
+    assert (bolt.letter, bolt.name, bolt.level, bolt.school, bolt.pw_cost) == ("a", "force bolt", 1, "attack", 5)
+    assert 0 <= bolt.fail_percent <= 100 and bolt.retention == "100%"
+    assert len(spells) == 2  # and one random spell more
+    assert await turn(wizard) == t0 and at_command_prompt(wizard)
+    healer = make_api(room_des(ROOM), role="healer")
+    assert [s.name for s in await healer.get_spells()] == ["healing", "extra healing", "stone to flesh"]
+    valkyrie = make_api(room_des(ROOM), role="valkyrie")
+    assert await valkyrie.get_spells() == [] and at_command_prompt(valkyrie)
+    assert (await valkyrie.move("e")).success  # nothing of the menu left on the screen
+
+
 async def test_chatting_with_an_awake_peaceful_watchman_gets_an_answer_and_a_sleeping_one_none(make_api):
     api = make_api(room_des(ROOM, 'MONSTER:(\'@\',"watchman"),(2,1),peaceful'), role="valkyrie")
     t0 = await turn(api)

@@ -21,7 +21,7 @@ from .models import (
 )
 from .models import DungeonOverview, HereLook, LookResult, Missiles, OverviewLevel
 from .models import ContainerResult, EnhanceResult
-from .models import FightOdds, Hero, HiddenFeature, Kill, ShopExit
+from .models import FightOdds, Hero, HiddenFeature, Kill, ShopExit, Spell
 
 
 def __getattr__(name: str):
@@ -60,4 +60,5 @@ __all__ = [
     "FightOdds",
     "HiddenFeature",
     "Hero",
+    "Spell",
 ]

@@ -29,3 +29,20 @@ class Hero:
     skill_ready: bool = False  # "You feel more confident in your ... skills" since the last enhance(): call it
     # Turn a shopkeeper or temple priest last greeted the hero: blind soon after, bumping one unseen angers it.
     greeted_by_keeper_turn: Optional[int] = None
+
+
+@dataclass
+class Spell:
+    """A spell the hero knows, as NetHack's ``+`` menu lists it (``NetHackAPI.get_spells``)."""
+
+    letter: str  # what cast_spell takes: "a" is the first
+    name: str  # "force bolt", "healing", "protection"
+    level: int  # 1..7: the Pw it costs is 5 x level
+    school: str  # NetHack's category: "attack", "healing", "divination", "enchantment", "clerical", "escape", "matter"
+    fail_percent: int  # the chance that casting it fails (the Pw is spent all the same)
+    retention: str  # how well it is remembered ("100%", "76%-100%"; "(gone)": forgotten, it cannot be cast)
+
+    @property
+    def pw_cost(self) -> int:
+        """The Pw one casting takes (NetHack: 5 per spell level)."""
+        return 5 * self.level

@@ -586,4 +586,4 @@ class EnhanceResult(ActionResult):
     advanced: list[str] = field(default_factory=list)  # the skills raised, in order
 
 
-from .hero import Hero  # noqa: E402  (its own module: models.py is the spec's types)
+from .hero import Hero, Spell  # noqa: E402  (its own module: models.py is the spec's types)

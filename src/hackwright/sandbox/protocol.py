@@ -45,6 +45,7 @@ _DATACLASSES: dict[str, type] = {
         models.HereLook,  # look_here
         models.Missiles,  # get_missiles
         models.Hero,  # get_hero
+        models.Spell,  # get_spells
         models.OverviewLevel,  # get_dungeon_overview
         models.DungeonOverview,
         models.Kill,  # recent_kills

@@ -33,6 +33,7 @@ QUERIES = (
     "get_events",
     "look_at",
     "get_dungeon_overview",
+    "get_spells",
     "reveal_terrain",
     "recent_kills",
     "recent_zappers",
@@ -94,10 +95,11 @@ SKILL_CALLS = ("run_skill",)
 # Answers sent along with every action's reply (the worker caches them for that state).
 PREFETCH = ("get_stats", "get_position", "get_visible_monsters")
 # Queries the host may answer ahead of time, because the skill asked them (with the
-# same arguments) after its previous action; get_items_here and reveal_terrain are absent: they type keys,
+# same arguments) after its previous action; get_items_here, get_spells and reveal_terrain are absent: they type keys,
 # and lookup: its answer never changes with the game, so asking again would be waste.
 PREFETCHABLE = frozenset(QUERIES) - {"get_items_here", "get_comprehensive_state", "get_events", "lookup",
-                                     "look_at", "get_dungeon_overview", "reveal_terrain"}
+                                     "look_at", "get_dungeon_overview", "get_spells",
+                                     "reveal_terrain"}
 MAX_ADAPTIVE_PREFETCH = 6
 
 CALLABLE = frozenset(QUERIES + ACTIONS)

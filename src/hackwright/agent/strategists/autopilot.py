@@ -102,6 +102,8 @@ class Autopilot:
         self._resists_poison = False  # and whether it resists poison (its role, race and level)
         self._prayer_timeout = 0  # the API's estimate, read at each decision
         self._inventory: list = []  # the pack, read at each decision
+        self._spells: list = []  # the spells the hero knows (nh.get_spells), read again at each new XL
+        self._spells_read_at = 0  # the experience level they were read at (0: not yet)
         self.dive = DivePolicy()
 
     DANGER_MARGIN = 4  # a monster this much above the hero's level is not meleed
@@ -205,6 +207,9 @@ class Autopilot:
         s = self.state
         facts = await api.get_hero()
         self._role, self._race = facts.role, facts.race
+        if self._role.lower() in self.CASTERS and self._spells_read_at != state["stats"].xp_level:
+            # (Failure rates fall as the hero grows; the menu is read once per level.)
+            self._spells, self._spells_read_at = await api.get_spells(), state["stats"].xp_level
         self._resists_poison = "poison" in facts.resistances
         stats = state["stats"]
         self._inventory = state["inventory"]
@@ -394,18 +399,34 @@ class Autopilot:
         decision.params.pop("dive", None)
         return decision
 
+    # Roles that start knowing spells: every Wizard force bolt, every Healer healing, a
+    # Priest two clerical-school books' worth, a Monk one of healing, protection or sleep.
+    CASTERS = ("wizard", "healer", "priest", "priestess", "monk")
+    # Spells explore_and_fight casts, best first, when they seldom fail (a failed casting
+    # costs its Pw all the same). Not sleep or magic missile: cast at a monster beside
+    # the hero, a ray bounces off the wall behind it and back into the hero.
+    ATTACK_SPELLS = ("force bolt",)
+    HEAL_SPELLS = ("healing", "extra healing")
+    MAX_SPELL_FAIL = 25
+
+    def _spell_letter(self, names: tuple[str, ...]) -> str:
+        """The letter of the first of ``names`` the hero knows and seldom fails at, or ""."""
+        known = {sp.name: sp for sp in self._spells if sp.fail_percent <= self.MAX_SPELL_FAIL
+                 and sp.retention != "(gone)"}
+        return next((known[n].letter for n in names if n in known), "")
+
     def _explore(self, s: "AutopilotState", level_key: LevelKey, stats, why: str,
                  avoid: tuple[str, ...] = ("Gnomish Mines",)):
         piles = [[x, y] for (branch, number, x, y) in s.picked_up_at if (branch, number) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
-        # Every Wizard starts knowing force bolt and every Healer healing, as spell a.
         role = self._role.lower()
-        if role == "wizard":
-            params["attack_spell"] = "a"
-        elif role == "healer":
-            params["heal_spell"] = "a"
-        elif role in ("ranger", "tourist", "rogue"):
+        attack, heal = self._spell_letter(self.ATTACK_SPELLS), self._spell_letter(self.HEAL_SPELLS)
+        if attack:
+            params["attack_spell"] = attack
+        if heal:
+            params["heal_spell"] = heal
+        if role in ("ranger", "tourist", "rogue"):
             # Bow and arrows, darts, daggers: better thrown than their melee (a Ranger's
             # dagger, a Tourist's bare hands, a Rogue's short sword).
             params["archery"] = True

@@ -1,6 +1,6 @@
 """Information commands of NetHackAPI: farlook (``;``), the dungeon overview
-(``#overview``), the terrain view (``#terrain``) and ``#chat``. Farlook, the overview
-and the terrain view take no game time.
+(``#overview``), the terrain view (``#terrain``), the known spells (``+``) and
+``#chat``. All but ``#chat`` take no game time.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from .. import glyphs as G
 from ..keyboard import ENTER, ESC, Exchange, PromptKind, Rule
 from ..models import (ActionResult, DungeonOverview, HereLook, HiddenFeature, LookResult, OverviewLevel, Position,
-                      normalize_direction)
+                      Spell, normalize_direction)
 from .core import ApiCore, LOOK_HERE, _FAILURES, _as_position
 from .travel import move_cursor
 
@@ -22,6 +22,8 @@ _NOT_NOTICED = re.compile(r"seems not to notice you")
 # What #chat says when nobody can answer (sounds.c dochat).
 _NO_ANSWER = re.compile(r"seems not to notice you|won't hear you|speech is unintelligible|Talking to yourself|"
                         r"is eating noisily|unable to speak")
+# A line of the ``+`` menu (spell.c dospellmenu): name, level, category, fail, retention.
+_SPELL_LINE = re.compile(r"^(?P<name>\S.*?)\s+(?P<level>\d+)\s+(?P<school>[a-z]+)\s+(?P<fail>\d+)%\s*(?P<retention>.*?)\s*$")
 _MONSTER_KINDS = (G.GlyphKind.MONSTER, G.GlyphKind.PET, G.GlyphKind.DETECTED, G.GlyphKind.RIDDEN)
 
 # Overview window lines (dungeon.c print_mapseen): a dungeon's header, a level's line,
@@ -265,6 +267,38 @@ class InformationCommands(ApiCore):
         if not levels:
             return DungeonOverview([], text, error="the overview showed no levels: " + (text or "nothing"))
         return DungeonOverview(levels, text)
+
+    async def get_spells(self) -> list[Spell]:
+        """
+        The spells the hero knows, as NetHack's ``+`` menu lists them; takes no
+        game time. Each is a Spell: ``letter`` (what cast_spell takes), ``name``
+        ("force bolt"), ``level`` (1-7; casting costs ``pw_cost`` = 5 x level
+        Pw), ``school`` (NetHack's category: "attack", "healing",
+        "divination", "enchantment", "clerical", "escape", "matter"),
+        ``fail_percent`` (the chance a casting fails, its Pw spent all the
+        same: armour, a shield and a low Int or Wis raise it) and
+        ``retention`` ("100%"; "(gone)" for a spell forgotten, which cannot be
+        cast). Every Wizard knows force bolt and every Healer healing; Priests
+        and Monks start with one or two others. Empty when the hero knows no
+        spell (most fighters) or the game is over.
+        """
+        if self._game.done:
+            return []
+        ex = Exchange()
+        self._ensure_ready(ex)
+        self._kb.press(ord("+"))
+        spells: list[Spell] = []
+        p = self._kb.prompt()
+        if p.kind is PromptKind.MENU:
+            for e in p.entries:
+                m = _SPELL_LINE.match(e.text or "")
+                if m and len(e.letter) == 1 and e.letter.isalpha():
+                    spells.append(Spell(e.letter, m["name"], int(m["level"]), m["school"], int(m["fail"]),
+                                        m["retention"]))
+        if p.kind not in (PromptKind.NONE, PromptKind.GAME_OVER):
+            self._kb.press(ESC)
+        self._kb.settle(Exchange())
+        return spells
 
     def _window_lines(self) -> list[str]:
         """The lines of the text window on screen, with their indentation (the window's

@@ -86,7 +86,8 @@ class SpecialCommands(ApiCore):
         changed; a miscast ("You fail to cast the spell correctly.") counts too, so
         read the messages. Fails for an unknown letter (the error lists the spells
         you know), with NetHack's words when you know none or lack the energy, and,
-        sending nothing, for an invalid direction."""
+        sending nothing, for an invalid direction. get_spells() lists the spells
+        known, with the chance each fails."""
         key = None
         if direction is not None:
             key = self._direction_key(direction, allow_vertical=True)
