@@ -29,8 +29,8 @@ def known_squares(api) -> Optional[int]:
     try:
         if api.game_over:
             return None
-        api._level_memory()  # folds the current display into the remembered map
-        return sum(int(level.passable_mask().sum()) for level in api._maps)
+        api.level_memory()  # folds the current display into the remembered map
+        return sum(int(level.passable_mask().sum()) for level in api.level_maps)
     except Exception:  # noqa: BLE001 — a statistic must never end an episode
         return None
 

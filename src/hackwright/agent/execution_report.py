@@ -91,9 +91,8 @@ class Progress:
         if s is None or api.game_over:
             return None
         try:
-            bl = api.game.obs["blstats"]
-            level = (int(bl[23]), int(bl[24]))
-            squares = int(api._level_memory().passable_mask().sum())
+            level = api.level_id()
+            squares = int(api.level_memory().passable_mask().sum())
         except Exception:  # a report is an aid; never let it cost a step
             level, squares = (0, s.dungeon_level), 0
         return cls(s.turn, s.dungeon_level, level, s.xp_level, s.hp, s.max_hp, squares)

@@ -542,7 +542,7 @@ class Agent:
             role=(api.hero_role if api else None) or "?",
             strategist=getattr(self.strategist, "name", self.config.llm),
             end_reason=end_reason,
-            death_reason=api._kb.death_reason if api and api.game_over else None,
+            death_reason=api.death_reason if api and api.game_over else None,
             score=s.score if s else 0,
             depth=s.dungeon_level if s else 0,
             max_depth=self.max_depth,

@@ -287,21 +287,15 @@ class AgentMemory:
         stats = api.last_stats
         if stats is None:
             return
-        bl = api.game.obs["blstats"]
-        notes = self.dungeon.notes(int(bl[23]), int(bl[24]), stats.dungeon_level, stats.branch, stats.turn)
-        self.dungeon.maps = api._maps
-        kb = api._kb
+        notes = self.dungeon.notes(*api.level_id(), stats.dungeon_level, stats.branch, stats.turn)
+        self.dungeon.maps = api.level_maps
         # Each message on the turn it was seen: a skill run of 120 turns is folded in at
         # its end, and its happenings must not all carry its last turn.
-        fresh = min(kb.messages_seen - self._seen_messages, len(kb.history))
-        self._seen_messages = kb.messages_seen
+        self._seen_messages, fresh = api.messages_after(self._seen_messages)
         hero = stats.position
-        if fresh > 0:
-            turns = kb.history_turns[-fresh:]
-            turns = [stats.turn] * (fresh - len(turns)) + list(turns)
-            for msg, turn in zip(kb.history[-fresh:], turns):
-                self.short_term.add(turn, msg)
-                self._read_message(msg, notes, hero, turn)
+        for msg, turn in fresh:
+            self.short_term.add(turn, msg)
+            self._read_message(msg, notes, hero, turn)
         self._read_map(api, notes, stats.turn)
 
     def _read_message(self, msg: str, notes: LevelNotes, hero: Optional[Position], turn: int) -> None:
@@ -348,12 +342,12 @@ class AgentMemory:
 
         for p in [p for p in notes.items if bare(p)]:
             del notes.items[p]
-        mem = api._maps.get(notes.dnum, notes.dlevel)  # as it is: reading must not fold the map
+        mem = api.level_maps.get(notes.dnum, notes.dlevel)  # as it is: reading must not fold the map
         if mem is not None:
             mem.stashes.difference_update([p for p in mem.stashes if bare(p)])
         # The API's own per-observation list (computing it here: a placeholder put in its
         # cache once hid every monster from the next skill's first step, floating eyes too).
-        for m in api._monsters_now():
+        for m in api.monsters_now():
             if not m.is_tame:
                 notes.monsters[m.name] = (turn, m.position)
 
@@ -382,7 +376,7 @@ class AgentMemory:
         for key, n in sorted(self.dungeon.levels.items(), key=lambda kv: kv[1].depth):
             here = key == self.dungeon.current
             parts = [f"Dlvl {n.depth} ({n.branch}){' — you are here' if here else f', last here on turn {n.last_visit}'}"]
-            mem = api._maps.get(*key) if api is not None else None
+            mem = api.level_maps.get(*key) if api is not None else None
             if mem is not None:
                 if mem.stairs_up:
                     parts.append(f"up stairs at ({mem.stairs_up.x},{mem.stairs_up.y})")

@@ -148,7 +148,7 @@ def describe_layout(api, hero: Position, max_rooms: int = 8, max_corridors: int 
     """Rooms and corridors of the remembered level: where the hero is, what each holds,
     which doors join them and where a corridor runs on into the unknown."""
     try:
-        layout = segment(api._level_memory(), hero)
+        layout = segment(api.level_memory(), hero)
     except Exception:  # the description is an aid; never let it cost a decision
         return []
     rooms = sorted(layout.rooms, key=lambda r: (r.id != layout.hero_room, hero.steps_to(r.centre)))
@@ -239,7 +239,7 @@ def describe_surroundings(api, state: dict[str, Any]) -> str:
     hero: Position = stats.position
     level = state["level"]
     try:
-        mem = api._level_memory()
+        mem = api.level_memory()
     except Exception:  # the description is an aid; without the memory it says less
         mem = None
     obs = api.game.obs

@@ -182,11 +182,9 @@ class SkillRunner:
 
     def _restore_prompt(self) -> None:
         """Whatever happened, leave the game at the command prompt."""
-        from ..api.keyboard import Exchange
-
         try:
             if not self.api.game_over:
-                self.api._ensure_ready(Exchange())
+                self.api.back_to_command_prompt()
         except Exception:
             pass
 

@@ -88,7 +88,7 @@ class _Seen:
     position: Optional[Position] = None
     items: frozenset = frozenset()
     engulfed: bool = False
-    history_len: int = 0
+    messages_shown: int = 0  # the game's message count when looked at (api.messages_shown)
 
 
 class EventMonitor:
@@ -107,7 +107,7 @@ class EventMonitor:
         bl = obs["blstats"]
         hero = Position(int(bl[nh.NLE_BL_X]), int(bl[nh.NLE_BL_Y]))
         # Shares the API's per-observation cache with get_visible_monsters and the prefetch.
-        monsters = api._monsters_now()
+        monsters = api.monsters_now()
         hostiles = Counter(m.name for m in monsters if not m.is_peaceful and not m.is_tame)
         glyphs = obs["glyphs"]
         item_mask = G.IS_ITEM[glyphs]
@@ -126,7 +126,7 @@ class EventMonitor:
             position=hero,
             items=items,
             engulfed=engulfed,
-            history_len=len(api._kb.history),
+            messages_shown=api.messages_shown,
         )
 
     def __call__(self, api) -> None:
@@ -169,7 +169,7 @@ class EventMonitor:
                 spots = sorted(fresh)[:10]
                 events.append(GameEvent("items", turn, f"{len(fresh)} new object(s) in view",
                                         {"positions": [Position(x, y) for x, y in spots]}))
-        recent = api._kb.history[before.history_len:] if now.history_len >= before.history_len else []
+        recent = [text for text, _ in api.messages_after(before.messages_shown)[1]]
         if now.engulfed and not before.engulfed or any(_ENGULF.search(m) for m in recent):
             if not before.engulfed:
                 events.append(GameEvent("engulfed", turn, "you were engulfed", {}))

@@ -228,6 +228,49 @@ class ApiCore:
     def close(self) -> None:
         self._game.close()
 
+    # ------------------------------------------------------------ the harness's view
+    # Plain methods and properties (not coroutines), so the sandbox never serves them to
+    # skills: the agent loop, its memory and its reports read the game through these.
+    @property
+    def death_reason(self) -> Optional[str]:
+        """NetHack's cause of death ("killed by a jackal") once the game is over, else None."""
+        return self._kb.death_reason
+
+    @property
+    def level_maps(self) -> maps.MapMemory:
+        """The remembered map of every level visited, by (dnum, dlevel), as last folded in."""
+        return self._maps
+
+    def level_memory(self) -> maps.LevelMemory:
+        """The current level's remembered map, with what the screen shows now folded in."""
+        return self._level_memory()
+
+    def level_id(self) -> tuple[int, int]:
+        """NetHack's (dungeon number, level number) of the hero's level: the key of level_maps."""
+        bl = self._obs()["blstats"]
+        return int(bl[23]), int(bl[24])
+
+    def monsters_now(self) -> list:
+        """The monsters the screen shows now (the list get_visible_monsters answers)."""
+        return self._monsters_now()
+
+    def back_to_command_prompt(self) -> None:
+        """Answer whatever prompt or --More-- is open, leaving the game at its command prompt."""
+        self._ensure_ready(Exchange())
+
+    @property
+    def messages_shown(self) -> int:
+        """How many messages the game has shown so far (the count messages_after takes)."""
+        return self._kb.messages_seen
+
+    def messages_after(self, seen: int) -> tuple[int, list[tuple[str, int]]]:
+        """(how many messages the game has shown so far, and the (text, turn) of each shown
+        after the first ``seen`` of them, as far back as the history keeps)."""
+        kb = self._kb
+        fresh = max(0, min(kb.messages_seen - seen, len(kb.history)))
+        tail = list(zip(kb.history[-fresh:], kb.history_turns[-fresh:])) if fresh else []
+        return kb.messages_seen, tail
+
     def _learn_character(self, text: str) -> None:
         m = _WELCOME.search(text)
         if m:
