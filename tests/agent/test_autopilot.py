@@ -828,17 +828,44 @@ async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier
     for slow, others, walks in (("('q',\"rothe\")", "", True),
                                 ("('q',\"rothe\")", "\nMONSTER:('a',\"soldier ant\"),(6,2),hostile,asleep", False),
                                 ("(''',\"rope golem\")", "", False)):
-        # (The up stairs two steps behind the hero: from a step away, it would simply take them.)
-        des = room_des(["---------", "|.......|", "|.......|", "---------"],
-                       "MONSTER:" + slow + ",(4,1),hostile,asleep" + others, hero=(3, 1))
+        # (The up stairs four steps behind the hero: from three or fewer, it would simply take them.)
+        des = room_des(["-----------", "|.........|", "|.........|", "-----------"],
+                       "MONSTER:" + slow + ",(6,1),hostile,asleep" + others.replace("(6,2)", "(8,2)"), hero=(5, 1))
         api = make_api(des, seed=0, role="knight", race="human", gender="male", alignment="lawful")
         state = await game_state(api)
         assert any(m.position.is_adjacent(state["stats"].position) for m in state["monsters"]), slow
         hero = state["stats"].position
         state["stats"] = dataclasses.replace(state["stats"], hp=12, dungeon_level=4)
-        state["level"].stairs_up = Position(hero.x - 2, hero.y + 1)
+        state["level"].stairs_up = Position(hero.x - 4, hero.y + 1)
         d = await decide(Autopilot(), api, names, state)
         assert (d.skill_name == "retreat_upstairs") == walks, (slow, others, d)
+
+
+async def test_a_hurt_knight_beside_a_soldier_ant_walks_to_up_stairs_three_steps_behind_him_not_past_it(make_api):
+    """Stairs a few steps away beat Elbereth (written, the ant still bites in the turn one
+    time in four, and waits by it): a level between hero and ant. Not when the ant is
+    nearer to the stairs than the hero: it would bite all the way there."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+    from tests.conftest import room_des
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    des = room_des(["-----------", "|.........|", "|.........|", "-----------"],
+                   "MONSTER:('a',\"soldier ant\"),(6,1),hostile,asleep", hero=(5, 1))
+    for dx, goes in ((-3, True), (+3, False)):
+        api = make_api(des, seed=0, role="knight", race="human", gender="male", alignment="lawful")
+        state = await game_state(api)
+        hero = state["stats"].position
+        state["stats"] = dataclasses.replace(state["stats"], hp=7, dungeon_level=4)
+        state["level"].stairs_up = Position(hero.x + dx, hero.y + 1)
+        d = await decide(Autopilot(), api, names, state)
+        if goes:
+            assert d.skill_name == "retreat_upstairs" and d.params == {"force": True, "max_steps": 6}, d
+        else:
+            assert d.skill_name == "engrave_elbereth", d
 
 
 async def test_a_starting_monk_hunts_dwarves_for_a_pick_a_wizard_once_grown_and_a_tourist_never(make_api):

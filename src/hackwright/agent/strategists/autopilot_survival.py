@@ -204,6 +204,10 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
     if in_danger and adjacent and next_to_the_way_up(pilot, sit) and ok("retreat_upstairs"):
         return step_up_away(sit, f"in danger next to a {adjacent[0].name}, a step from the up stairs: "
                                  "go up, where it cannot follow")
+    steps = close_to_the_way_up(pilot, sit)
+    if in_danger and adjacent and steps and ok("retreat_upstairs"):
+        return step_up_away(sit, f"in danger next to a {adjacent[0].name}, {steps} steps from the up stairs, "
+                                 "none of them nearer to the stairs: go up, where they cannot follow", 6)
     step_down = next_to_the_way_down(pilot, sit)
     if in_danger and adjacent and step_down:
         return press(step_down, f"in danger next to a {adjacent[0].name}, a step from the down stairs: "
@@ -266,11 +270,11 @@ def away(sit: Situation, key: str, why: str) -> "AgentDecision":
     return press(key, why)
 
 
-def step_up_away(sit: Situation, why: str) -> "AgentDecision":
-    """Walk onto the up stairs a step away and climb them, away from danger (remembered
-    as ``away`` does)."""
+def step_up_away(sit: Situation, why: str, max_steps: int = 3) -> "AgentDecision":
+    """Walk onto the up stairs close by (a step away; up to three with ``max_steps`` 6)
+    and climb them, away from danger (remembered as ``away`` does)."""
     sit.memory.left_in_danger = (sit.level_key, "<", sit.stats.turn)
-    return invoke("retreat_upstairs", {"force": True, "max_steps": 3}, why)
+    return invoke("retreat_upstairs", {"force": True, "max_steps": max_steps}, why)
 
 
 def _back_into_danger(sit: Situation, key: str) -> bool:
@@ -317,6 +321,18 @@ def next_to_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
     up = level.stairs_up
     return up is not None and up.is_adjacent(sit.hero) and up != sit.hero and \
         not any(m.position == up for m in sit.monsters) and _may_go_up(pilot, sit)
+
+
+def close_to_the_way_up(pilot: "Autopilot", sit: Situation, most: int = 3) -> int:
+    """Steps (2..``most``) to up stairs the hero may take, when no monster beside the hero
+    is nearer to them than the hero is (it would stand in the way, or bite all the way);
+    0 otherwise. (One step away is next_to_the_way_up.)"""
+    up, hero = sit.level.stairs_up, sit.hero
+    if up is None or not 2 <= up.steps_to(hero) <= most or any(m.position == up for m in sit.monsters) or \
+            not _may_go_up(pilot, sit):
+        return 0
+    far = up.steps_to(hero)
+    return far if all(m.position.steps_to(up) >= far for m in sit.adjacent) else 0
 
 
 def next_to_the_way_down(pilot: "Autopilot", sit: Situation) -> str:
