@@ -207,11 +207,11 @@ class Autopilot:
         s = self.state
         facts = await api.get_hero()
         self._role, self._race = facts.role, facts.race
-        if self._role.lower() in self.CASTERS and self._spells_read_at != state["stats"].xp_level:
-            # (Failure rates fall as the hero grows; the menu is read once per level.)
-            self._spells, self._spells_read_at = await api.get_spells(), state["stats"].xp_level
         self._resists_poison = "poison" in facts.resistances
         stats = state["stats"]
+        if self._role.lower() in self.CASTERS and self._spells_read_at != stats.xp_level:
+            # (Failure rates fall as the hero grows; the menu is read once per level.)
+            self._spells, self._spells_read_at = await api.get_spells(), stats.xp_level
         self._inventory = state["inventory"]
         hero: Position = stats.position
         key = level_key_of(stats)

@@ -205,7 +205,7 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
         return step_up_away(sit, f"in danger next to a {adjacent[0].name}, a step from the up stairs: "
                                  "go up, where it cannot follow")
     steps = close_to_the_way_up(pilot, sit)
-    if in_danger and adjacent and steps and ok("retreat_upstairs"):
+    if in_danger and adjacent and steps >= 2 and ok("retreat_upstairs"):
         return step_up_away(sit, f"in danger next to a {adjacent[0].name}, {steps} steps from the up stairs, "
                                  "none of them nearer to the stairs: go up, where they cannot follow", 6)
     step_down = next_to_the_way_down(pilot, sit)
@@ -317,18 +317,15 @@ def on_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
 
 def next_to_the_way_up(pilot: "Autopilot", sit: Situation) -> bool:
     """The up stairs are one step away, free, and the hero may take them (on_the_way_up)."""
-    level = sit.level
-    up = level.stairs_up
-    return up is not None and up.is_adjacent(sit.hero) and up != sit.hero and \
-        not any(m.position == up for m in sit.monsters) and _may_go_up(pilot, sit)
+    return close_to_the_way_up(pilot, sit, most=1) == 1
 
 
 def close_to_the_way_up(pilot: "Autopilot", sit: Situation, most: int = 3) -> int:
-    """Steps (2..``most``) to up stairs the hero may take, when no monster beside the hero
-    is nearer to them than the hero is (it would stand in the way, or bite all the way);
-    0 otherwise. (One step away is next_to_the_way_up.)"""
+    """Steps (1..``most``) to free up stairs the hero may take (on_the_way_up), when no
+    monster beside the hero is nearer to them than the hero is (it would stand in the
+    way, or bite all the way); 0 otherwise."""
     up, hero = sit.level.stairs_up, sit.hero
-    if up is None or not 2 <= up.steps_to(hero) <= most or any(m.position == up for m in sit.monsters) or \
+    if up is None or not 1 <= up.steps_to(hero) <= most or any(m.position == up for m in sit.monsters) or \
             not _may_go_up(pilot, sit):
         return 0
     far = up.steps_to(hero)
