@@ -213,6 +213,9 @@ class _DictAccess:
 _IGNORE_ELBERETH = frozenset((
     "minotaur", "shopkeeper", "watchman", "watch captain", "guard", "aligned priest", "high priest",
     "Death", "Pestilence", "Famine"))
+# NetHack's domestic animals (M2DOMESTIC_ANIMALS): food thrown at one tames or calms it.
+DOMESTIC_ANIMALS = frozenset(("kitten", "housecat", "large cat", "little dog", "dog", "large dog",
+                       "pony", "horse", "warhorse"))
 
 
 @dataclass
@@ -237,6 +240,15 @@ class Monster:
         priests and the Riders. Other monsters will not melee you there (ranged
         attacks and spells still reach you)."""
         return self.char == "@" or self.name in _IGNORE_ELBERETH
+
+    @property
+    def is_domestic(self) -> bool:
+        """Whether this is a domestic animal (kitten, housecat, large cat, little
+        dog, dog, large dog, pony, horse, warhorse): food thrown at it is caught,
+        not a missile, and makes it your pet when it eats that food (cats and dogs
+        meat and made food, horses fruit and vegetables), else at least peaceful.
+        The tame_with_food skill does this."""
+        return self.name in DOMESTIC_ANIMALS
 
 
 @dataclass

@@ -138,3 +138,38 @@ async def test_a_samurai_wields_his_yumi_to_shoot_ya_at_a_floating_eye_then_take
     assert r.data["throws"] >= 1 and r.data.get("rewielded"), r
     assert "katana" in (await api.get_equipment())["weapon"].name
     assert not re.search(r"You are frozen|You (hit|miss) the floating eye", await message_log(api))
+
+
+async def test_a_hostile_kitten_five_squares_off_becomes_the_valkyries_pet_for_a_tripe_ration(play):
+    api = play("kitten_down_the_room")
+    assert (await api.pickup()).success
+    r = (await run_skill(api, "tame_with_food")).result
+    assert r.stopped_reason == "tamed" and r.success, r
+    assert r.data["target"] == "kitten" and r.data["food"] == ["tripe ration"], r.data
+    kitten = next(m for m in await api.get_visible_monsters() if m.name == "kitten")
+    assert kitten.is_tame
+    assert not [i for i in await api.get_inventory() if "tripe" in i.name]
+    assert (await api.get_stats()).hp == (await api.get_stats()).max_hp  # it never bit
+
+
+async def test_a_hostile_pony_off_the_line_is_waited_for_and_tamed_with_one_of_the_healers_apples(play):
+    api = play("pony_off_the_line", hero="healer")
+    apples = sum(i.quantity for i in await api.get_inventory() if "apple" in i.name)
+    r = (await run_skill(api, "tame_with_food")).result
+    assert r.stopped_reason == "tamed" and r.success, r
+    assert r.actions_taken > r.data["throws"] >= 1  # it waited for the pony to come into line
+    assert all("apple" in f for f in r.data["food"])
+    assert sum(i.quantity for i in await api.get_inventory() if "apple" in i.name) == apples - r.data["throws"]
+    assert next(m for m in await api.get_visible_monsters() if m.name == "pony").is_tame
+
+
+async def test_an_apple_thrown_at_a_kitten_only_calms_it_and_a_samurai_with_no_food_throws_nothing(play):
+    api = play("kitten_down_the_room", hero="healer")  # apples, which a kitten does not eat
+    r = (await run_skill(api, "tame_with_food")).result
+    assert r.stopped_reason == "pacified" and r.success, r
+    kitten = next(m for m in await api.get_visible_monsters() if m.name == "kitten")
+    assert kitten.is_peaceful and not kitten.is_tame
+
+    api = play("kitten_down_the_room", hero="samurai")
+    r = (await run_skill(api, "tame_with_food")).result
+    assert r.stopped_reason == "no_food" and r.actions_taken == 0 and r.data["target"] == "kitten", r

@@ -22,14 +22,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from ...api import fight_odds, knowledge
-from ...api.models import HungerState, Position
+from ...api.models import DOMESTIC_ANIMALS, HungerState, Position
 from . import autopilot_blockers as blockers
 from . import autopilot_fight as fight
 from . import autopilot_survival as survival
 from . import autopilot_upkeep as upkeep
 from . import autopilot_way_down as way_down
 from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, EmergencyKit, LevelKey, Situation,
-                                emergency_kit, invoke as _decision, level_key_of, press)
+                                emergency_kit, has_food_to_throw, invoke as _decision, level_key_of, press)
 from .diving import DivePolicy
 
 __all__ = ["Autopilot", "AutopilotState", "EmergencyKit", "NEVER_MELEE", "PHASES", "SURVIVE"]
@@ -455,6 +455,10 @@ class Autopilot:
             # A dwarf coming into view is a pick-axe to take (diving.py), not a fight to
             # wait for: exploring hands back at once.
             params["watch_for"] = ["dwarf"]
+        if has_food_to_throw(self._inventory):
+            # A wild kitten, dog or horse is a pet for a thrown ration (tame_with_food), not a
+            # fight: exploring hands back when one comes near.
+            params["watch_for"] = params.get("watch_for", []) + sorted(DOMESTIC_ANIMALS)
         if "Gnomish Mines" not in avoid and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
             params["stop_on_branch_change"] = True
         return _decision("explore_and_fight", params, why)
@@ -469,6 +473,7 @@ class Autopilot:
 PHASES = (
     survival.cure_or_unburden,
     survival.save_a_dying_hero,
+    fight.tame_wild_pets,
     survival.escape_danger,
     fight.fight_adjacent,
     upkeep.heal_and_eat,

@@ -100,6 +100,17 @@ def has_missiles(inventory) -> bool:
                for launcher, ammo in AMMO_FOR.items())
 
 
+# Food tame_with_food never throws (an egg or a cream pie hits the face; a corpse may be
+# a cockatrice's; a tin is for opening).
+_NOT_THROWN_FOOD = ("egg", "cream pie", "corpse", "tin")
+
+
+def has_food_to_throw(inventory) -> bool:
+    """Food tame_with_food could throw at a hostile kitten, dog or horse (a rough look)."""
+    return any(i.object_class == "food" and not any(w in (i.name or "") for w in _NOT_THROWN_FOOD)
+               and "unpaid" not in (i.text or "") for i in inventory)
+
+
 @dataclass
 class Situation:
     """The game as one autopilot decision sees it, read once and shared by its phases.
