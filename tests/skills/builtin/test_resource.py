@@ -137,3 +137,25 @@ async def test_a_healer_beside_a_jackal_drinks_nothing(play):
     api = play("jackal_adjacent", hero="healer")
     r = (await run_skill(api, "drink_for_max_hp")).result
     assert r.stopped_reason == "monster" and not r.success and r.actions_taken == 0, r
+
+
+async def test_a_chaotic_priest_bitten_to_3_hp_keeps_his_holy_water_which_would_burn_him(make_api):
+    """Holy water cures lycanthropy but burns a chaotic hero for 2d6: at 12 HP or fewer
+    cure_lycanthropy will not drink it (a Priestess at 4 HP died of it)."""
+    from tests.conftest import room_des
+
+    des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
+                   "MONSTER:('d',\"werejackal\"),(2,1),hostile", hero=(1, 1))
+    api = make_api(des, seed=5, role="priest", race="human", gender="male", alignment="chaotic")
+    wolfsbane = next(i for i in await api.get_inventory() if "wolfsbane" in i.text)
+    assert (await api.drop(wolfsbane.slot)).success
+    for _ in range(60):
+        if "Lycanthropy" in await api.get_status_effects():
+            break
+        await api.search()
+    assert "Lycanthropy" in await api.get_status_effects()
+    hp = (await api.get_stats()).hp
+    assert hp <= 12
+    r = (await run_skill(api, "cure_lycanthropy")).result
+    assert r.stopped_reason == "too_hurt" and r.data["hp"] == hp and r.actions_taken == 0, r
+    assert any("4 potions of holy water" in i.text for i in await api.get_inventory())

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ...api import knowledge
-from ...api.models import HungerState
+from ...api.models import Alignment, HungerState
 from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
 from .diving import is_wand
 
@@ -39,8 +39,10 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
     # trouble, so a prayer cures it whenever the timeout allows one.
     # (A sprig of wolfsbane or holy water cures it too, and keeps the prayer: Priests
     # start with both.)
+    # (Holy water burns a chaotic hero for up to 12 HP: a Priestess at 4 HP died of it.)
+    burns = stats.alignment == Alignment.CHAOTIC and stats.hp <= 12
     if "Lycanthropy" in effects and ok("cure_lycanthropy") and any(
-            "wolfsbane" in i.text or "holy water" in i.text and "unholy" not in i.text
+            "wolfsbane" in i.text or "holy water" in i.text and "unholy" not in i.text and not burns
             for i in inventory):
         return invoke("cure_lycanthropy", {}, "lycanthropy: eat the wolfsbane or drink the holy water")
     # (Not in the middle of a fight: the prayer is worth more for HP there. A Ranger
