@@ -105,9 +105,15 @@ def has_missiles(inventory) -> bool:
 _NOT_THROWN_FOOD = ("egg", "cream pie", "corpse", "tin")
 
 
-def has_food_to_throw(inventory) -> bool:
-    """Food tame_with_food could throw at a hostile kitten, dog or horse (a rough look)."""
+# The food a hero lives on: tame_with_food keeps it with staples=False.
+STAPLE_FOOD = ("food ration", "cram ration", "lembas wafer", "K-ration", "C-ration")
+
+
+def has_food_to_throw(inventory, staples: bool = True) -> bool:
+    """Food tame_with_food could throw at a hostile kitten, dog or horse (a rough look);
+    ``staples``: counting the food a hero lives on."""
     return any(i.object_class == "food" and not any(w in (i.name or "") for w in _NOT_THROWN_FOOD)
+               and (staples or not any(w in (i.name or "") for w in STAPLE_FOOD))
                and "unpaid" not in (i.text or "") for i in inventory)
 
 

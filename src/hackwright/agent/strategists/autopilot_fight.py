@@ -24,11 +24,15 @@ async def tame_wild_pets(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     deaths short of Dlvl 10 was to a wild kitten, dog or pony, often after rounds of
     Elbereth and rest against the same animal."""
     wild = [m for m in sit.hostile if m.is_domestic and m.position.steps_to(sit.hero) <= 6]
-    if not wild or any(not m.is_domestic for m in sit.adjacent) or not sit.ok("tame_with_food") or \
-            not has_food_to_throw(sit.inventory):
+    if not wild or any(not m.is_domestic for m in sit.adjacent) or not sit.ok("tame_with_food"):
         return None
     target = min(wild, key=lambda m: m.position.steps_to(sit.hero))
-    return invoke("tame_with_food", {"target": target.name},
+    # The food the hero lives on goes only to an animal worth it: a Valkyrie with 47 HP
+    # threw her last food ration to a kitten, prayed for hunger, and the next prayer failed.
+    staples = pilot.costly_fight(sit.stats, target.name)
+    if not has_food_to_throw(sit.inventory, staples):
+        return None
+    return invoke("tame_with_food", {"target": target.name, "staples": staples},
                   f"a hostile {target.name}: throw it food to make it my pet (or at least peaceful)")
 
 

@@ -1,7 +1,7 @@
 import re
 
 CATEGORY = "combat"
-TRIGGERS = ("monster",)
+TRIGGERS = ("engulfed", "level_change")
 
 # Food thrown at a domestic animal (Monster.is_domestic) is never a missile. If it is
 # food the animal eats, the animal becomes the hero's pet; any other food at least makes
@@ -16,6 +16,8 @@ MEAT_FIRST = ("tripe ration", "meatball", "meat stick", "fortune cookie",
               "lembas wafer", "food ration")
 GREENS_FIRST = ("kelp frond", "eucalyptus leaf", "clove of garlic", "sprig of wolfsbane", "slime mold",
                 "banana", "orange", "pear", "melon", "carrot", "apple")
+# The food a hero lives on (400-800 nutrition each): thrown only with ``staples``.
+STAPLES = ("food ration", "cram ration", "lembas wafer", "K-ration", "C-ration")
 # Never thrown: an egg or a cream pie hits the face instead of feeding (and an egg may
 # be a cockatrice's); a corpse may be one too; a tin is the hero's to open.
 NEVER = re.compile(r"\b(eggs?|cream pies?|corpses?|tins?)\b", re.I)
@@ -26,11 +28,11 @@ def _named(item, food):
     return re.search(r"\b" + re.escape(food) + r"(e?s)?\b", item.name, re.I) is not None
 
 
-def _food_for(name, inventory):
+def _food_for(name, inventory, staples=True):
     """(item, tames) to throw at a domestic animal called ``name``: the least needed food it
     eats (tames: True), else any other food safe to throw (tames: False); (None, False)."""
     food = [i for i in inventory if i.object_class == "food" and i.slot and not NEVER.search(i.name)
-            and "unpaid" not in (i.text or "")]
+            and "unpaid" not in (i.text or "") and (staples or not any(_named(i, f) for f in STAPLES))]
     for eaten in (GREENS_FIRST if name in HORSES else MEAT_FIRST):
         for item in food:
             if _named(item, eaten):
@@ -44,7 +46,7 @@ def _wild(m, want):
 
 
 async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: int = 8,
-                         max_throws: int = 3) -> SkillResult:
+                         max_throws: int = 3, staples: bool = True) -> SkillResult:
     """Tame a hostile kitten, dog or horse by throwing it food it eats (or calm it with other food).
 
     A domestic animal (kitten, housecat, large cat, little dog, dog, large dog,
@@ -57,6 +59,8 @@ async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: in
     stand in a clear straight line within ``max_range`` and within the hero's throw
     (half its Strength in squares: 4 for Strength 8); while it does not, the hero
     waits (they are fast and come straight at the hero), at most ``max_turns`` turns.
+    A kitten is a real threat to a hero of experience level 1-4 and a nuisance
+    later: keep the food rations (``staples=False``) when it is only a nuisance.
 
     Parameters:
         target (str, ""): the species (or part of it) to tame; "" = the nearest
@@ -64,6 +68,8 @@ async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: in
         max_range (int, 6): farthest throw, in squares.
         max_turns (int, 8): turns to wait for one to come into line.
         max_throws (int, 3): budget of throws.
+        staples (bool, True): food rations, cram rations, lembas wafers and K- and
+            C-rations may be thrown (False: only lesser food; with none, "no_food").
 
     Stopped reasons: "tamed" (success: data.target is now a pet; data.food what it
     ate), "pacified" (success: it is peaceful, not tame: the food was not to its
@@ -104,7 +110,7 @@ async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: in
         if throws >= max_throws:
             return await finish("not_tamed", False, target=wild[0].name)
         inventory = await nh.get_inventory()
-        if _food_for(wild[0].name, inventory)[0] is None:
+        if _food_for(wild[0].name, inventory, staples)[0] is None:
             return await finish("no_food", False, target=wild[0].name)
         level = await nh.get_current_level()
         occupied = {m.position for m in monsters}
@@ -121,7 +127,7 @@ async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: in
                 return await finish("game_over", False)
             continue
         animal, direction = shot
-        item, _ = _food_for(animal.name, inventory)
+        item, _ = _food_for(animal.name, inventory, staples)
         if item is None:
             return await finish("no_food", False, target=animal.name)
         res = await nh.throw(item.slot, direction)
