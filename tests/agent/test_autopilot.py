@@ -1023,6 +1023,7 @@ async def test_a_valkyrie_with_a_tripe_ration_throws_it_to_the_wild_kitten_and_a
     d = await decide(Autopilot(), valkyrie, names, await game_state(valkyrie))
     assert d.skill_name == "tame_with_food" and d.params["target"] == "kitten", d
     assert d.params["staples"]  # a kitten costs a hero of XL 1 half her HP: a food ration would go too
+    assert d.params["max_turns"] == 0  # it is in line now: no waiting for it
     empty = make_api(level("empty_room"), seed=0, role="tourist", race="human", gender="male", alignment="neutral")
     d = await decide(Autopilot(), empty, names, await game_state(empty))
     assert d.skill_name == "explore_and_fight" and "kitten" in d.params["watch_for"], d
@@ -1033,3 +1034,7 @@ async def test_a_valkyrie_with_a_tripe_ration_throws_it_to_the_wild_kitten_and_a
     assert d.skill_name != "tame_with_food", d
     d = await decide(Autopilot(), samurai, names, await game_state(samurai))
     assert "kitten" not in d.params.get("watch_for", []), d
+    healer = make_api(level("pony_off_the_line"), seed=0, role="healer", race="human", gender="female",
+                      alignment="neutral")
+    d = await decide(Autopilot(), healer, names, await game_state(healer))
+    assert d.skill_name != "tame_with_food", d  # not in line yet: no waiting for it to line up
