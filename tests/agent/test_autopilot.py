@@ -1007,34 +1007,3 @@ async def test_a_monk_who_knows_healing_explores_ready_to_cast_it_and_one_who_kn
     wizard = make_api(level("empty_room"), seed=0, role="wizard", race="human", gender="male", alignment="neutral")
     d = await decide(Autopilot(), wizard, names, await game_state(wizard))
     assert d.params.get("attack_spell") == "a" and "heal_spell" not in d.params, d
-
-
-async def test_a_valkyrie_with_a_tripe_ration_throws_it_to_the_wild_kitten_and_a_samurai_with_no_food_does_not(make_api):
-    """A hostile kitten, dog or horse is a pet for a thrown ration: the autopilot tames it
-    (tame_with_food) rather than fighting it, and while it explores with food in the pack
-    a newcomer of those species hands exploring back."""
-    from hackwright.agent.strategists.autopilot import Autopilot
-    from tests.skills.builtin.conftest import level
-
-    names = {"explore_and_fight", "tame_with_food", "rest_until_healed", "pickup_useful", "melee_fight"}
-    valkyrie = make_api(level("kitten_down_the_room"), seed=0, role="valkyrie", race="human", gender="female",
-                        alignment="neutral")
-    assert (await valkyrie.pickup()).success
-    d = await decide(Autopilot(), valkyrie, names, await game_state(valkyrie))
-    assert d.skill_name == "tame_with_food" and d.params["target"] == "kitten", d
-    assert d.params["staples"]  # a kitten costs a hero of XL 1 half her HP: a food ration would go too
-    assert d.params["max_turns"] == 0  # it is in line now: no waiting for it
-    empty = make_api(level("empty_room"), seed=0, role="tourist", race="human", gender="male", alignment="neutral")
-    d = await decide(Autopilot(), empty, names, await game_state(empty))
-    assert d.skill_name == "explore_and_fight" and "kitten" in d.params["watch_for"], d
-
-    samurai = make_api(level("kitten_down_the_room"), seed=0, role="samurai", race="human", gender="male",
-                       alignment="lawful")
-    d = await decide(Autopilot(), samurai, names, await game_state(samurai))
-    assert d.skill_name != "tame_with_food", d
-    d = await decide(Autopilot(), samurai, names, await game_state(samurai))
-    assert "kitten" not in d.params.get("watch_for", []), d
-    healer = make_api(level("pony_off_the_line"), seed=0, role="healer", race="human", gender="female",
-                      alignment="neutral")
-    d = await decide(Autopilot(), healer, names, await game_state(healer))
-    assert d.skill_name != "tame_with_food", d  # not in line yet: no waiting for it to line up

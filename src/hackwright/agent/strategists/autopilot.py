@@ -22,14 +22,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from ...api import fight_odds, knowledge
-from ...api.models import DOMESTIC_ANIMALS, HungerState, Position
+from ...api.models import HungerState, Position
 from . import autopilot_blockers as blockers
 from . import autopilot_fight as fight
 from . import autopilot_survival as survival
 from . import autopilot_upkeep as upkeep
 from . import autopilot_way_down as way_down
 from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, EmergencyKit, LevelKey, Situation,
-                                emergency_kit, has_food_to_throw, invoke as _decision, level_key_of, press)
+                                emergency_kit, invoke as _decision, level_key_of, press)
 from .diving import DivePolicy
 
 __all__ = ["Autopilot", "AutopilotState", "EmergencyKit", "NEVER_MELEE", "PHASES", "SURVIVE"]
@@ -366,21 +366,6 @@ class Autopilot:
                                    self._role, weapon, weapon_text)
         return odds.expected_damage <= self.DWARF_FIGHT_SHARE * max(1, stats.max_hp)
 
-    # A fight whose likely cost is at least this share of the HP the hero has is worth a
-    # food ration to avoid (tame_with_food).
-    COSTLY_FIGHT_SHARE = 0.3
-
-    def costly_fight(self, stats, name: str) -> bool:
-        """Whether a melee fight with one ``name``, from the HP the hero has now and with the
-        weapon in hand, likely costs at least COSTLY_FIGHT_SHARE of that HP."""
-        weapon, weapon_text = fight_odds.weapon_in_hand(self._inventory)
-        try:
-            info = knowledge.lookup_monster(name)
-        except Exception:
-            return True
-        odds = fight_odds.estimate([info], stats, self._role, weapon, weapon_text)
-        return odds.expected_damage >= self.COSTLY_FIGHT_SHARE * max(1, stats.hp)
-
     def dwarf_hunter(self, stats) -> bool:
         """Whether the hero can take a dwarf's pick from him: fit to fight one in melee, or
         of a role that kills one from afar (diving.py SHOOTERS)."""
@@ -470,11 +455,6 @@ class Autopilot:
             # A dwarf coming into view is a pick-axe to take (diving.py), not a fight to
             # wait for: exploring hands back at once.
             params["watch_for"] = ["dwarf"]
-        if has_food_to_throw(self._inventory, staples=False) or has_food_to_throw(self._inventory) and \
-                stats.xp_level <= 4:
-            # A wild kitten, dog or horse is a pet for a thrown ration (tame_with_food), not a
-            # fight: exploring hands back when one comes near.
-            params["watch_for"] = params.get("watch_for", []) + sorted(DOMESTIC_ANIMALS)
         if "Gnomish Mines" not in avoid and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
             params["stop_on_branch_change"] = True
         return _decision("explore_and_fight", params, why)
@@ -489,7 +469,6 @@ class Autopilot:
 PHASES = (
     survival.cure_or_unburden,
     survival.save_a_dying_hero,
-    fight.tame_wild_pets,
     survival.escape_danger,
     fight.fight_adjacent,
     upkeep.heal_and_eat,

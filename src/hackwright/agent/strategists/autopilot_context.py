@@ -100,23 +100,6 @@ def has_missiles(inventory) -> bool:
                for launcher, ammo in AMMO_FOR.items())
 
 
-# Food tame_with_food never throws (an egg or a cream pie hits the face; a corpse may be
-# a cockatrice's; a tin is for opening).
-_NOT_THROWN_FOOD = ("egg", "cream pie", "corpse", "tin")
-
-
-# The food a hero lives on: tame_with_food keeps it with staples=False.
-STAPLE_FOOD = ("food ration", "cram ration", "lembas wafer", "K-ration", "C-ration")
-
-
-def has_food_to_throw(inventory, staples: bool = True) -> bool:
-    """Food tame_with_food could throw at a hostile kitten, dog or horse (a rough look);
-    ``staples``: counting the food a hero lives on."""
-    return any(i.object_class == "food" and not any(w in (i.name or "") for w in _NOT_THROWN_FOOD)
-               and (staples or not any(w in (i.name or "") for w in STAPLE_FOOD))
-               and "unpaid" not in (i.text or "") for i in inventory)
-
-
 @dataclass
 class Situation:
     """The game as one autopilot decision sees it, read once and shared by its phases.

@@ -11,36 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from . import autopilot_survival as survival
-from .autopilot_context import SURVIVE, VI_KEYS, Situation, has_food_to_throw, invoke, press
+from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
 
 if TYPE_CHECKING:
     from ..decisions import AgentDecision
     from .autopilot import Autopilot
-
-
-async def tame_wild_pets(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
-    """A hostile kitten, dog or horse close by: throw it food, which makes it a pet (or at
-    least peaceful), before it is fought or fled from. Over 400 games one in eight of the
-    deaths short of Dlvl 10 was to a wild kitten, dog or pony, often after rounds of
-    Elbereth and rest against the same animal."""
-    wild = [m for m in sit.hostile if m.is_domestic and m.position.steps_to(sit.hero) <= 6]
-    if not wild or any(not m.is_domestic for m in sit.adjacent) or not sit.ok("tame_with_food"):
-        return None
-    # Only one in a clear line within the hero's throw: waiting for one to line up, heroes
-    # were killed by it or by others (it comes next to the hero soon enough).
-    reach = max(1, min(6, sit.stats.strength // 2))
-    occupied = {m.position for m in sit.monsters}
-    wild = [m for m in wild if sit.level.line_of_fire(sit.hero, m.position, occupied, reach)]
-    if not wild:
-        return None
-    target = min(wild, key=lambda m: m.position.steps_to(sit.hero))
-    # The food the hero lives on goes only to an animal worth it: a Valkyrie with 47 HP
-    # threw her last food ration to a kitten, prayed for hunger, and the next prayer failed.
-    staples = pilot.costly_fight(sit.stats, target.name)
-    if not has_food_to_throw(sit.inventory, staples):
-        return None
-    return invoke("tame_with_food", {"target": target.name, "staples": staples, "max_turns": 0},
-                  f"a hostile {target.name}: throw it food to make it my pet (or at least peaceful)")
 
 
 async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:

@@ -3,8 +3,7 @@ import re
 CATEGORY = "inventory"
 TRIGGERS = ("monster", "engulfed")
 
-# (Tripe is taken though the hero will not eat it: it tames a wild kitten or dog, tame_with_food.)
-SKIP_FOOD = ("egg", "tin", "lump of royal jelly", "corpse")
+SKIP_FOOD = ("egg", "tin", "tripe ration", "lump of royal jelly", "corpse")
 GOOD_CORPSES = ("lichen corpse", "lizard corpse")
 TOOLS = ("key", "lock pick", "credit card", "bag", "sack", "lamp", "lantern", "unicorn horn", "blindfold",
          "towel", "whistle", "mirror", "pick-axe", "stethoscope", "tinning kit", "magic marker", "horn")
@@ -47,8 +46,8 @@ async def pickup_useful(
 
     Takes: a pick-axe or dwarvish mattock first (each digs down through a level in
     a few turns); gold; wands, rings, amulets; potions and scrolls; safe light food
-    (rations, fruit, cookies, lichen and lizard corpses, and tripe, which tames a
-    wild kitten or dog (tame_with_food) — no other corpses, eggs or tins); daggers, knives, darts and shuriken for throwing, arrows or
+    (rations, fruit, cookies, lichen and lizard corpses — no other corpses, eggs,
+    tins or tripe); daggers, knives, darts and shuriken for throwing, arrows or
     bolts only with a matching launcher, a melee weapon clearly better than the
     wielded one; armour better than what is worn in its slot (or for an empty slot;
     no body armour or shield for a Monk); useful tools (keys, lock picks, bags,
