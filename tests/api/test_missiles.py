@@ -34,3 +34,23 @@ async def test_a_healer_has_nothing_to_throw(make_api):
     api = make_api(room_des(ROOM), role="healer", race="human", gender="female", alignment="neutral")
     m = await api.get_missiles()
     assert m.best is None and m.thrown == [] and m.launcher is None and m.ready_launcher is None
+
+
+async def test_a_rangers_quiver_wields_her_bow_once_and_knows_her_arrows_from_the_valkyries_dagger(make_api):
+    """Quiver, the missiles a skill keeps between shots (explore_and_fight's archery)."""
+    from hackwright.api.quiver import Quiver
+
+    api = make_api(room_des(ROOM), role="ranger", race="human", gender="female", alignment="neutral")
+    quiver = Quiver(api)
+    slot, actions = await quiver.ready()
+    assert actions == 1 and "bow" in (await api.get_equipment())["weapon"].text
+    arrows = next(i for i in await api.get_inventory() if i.slot == slot)
+    assert "arrow" in arrows.text and quiver.enabled
+    assert await quiver.is_own_ammunition(arrows)
+    assert await quiver.ready() == (slot, 0)  # the bow is in hand now
+    quiver.note_shot(api.last_stats.position, "e", 1)
+    assert (api.last_stats.position.x + 1, api.last_stats.position.y, 1) in quiver.shot_squares
+
+    healer = make_api(room_des(ROOM), role="healer", race="human", gender="female", alignment="neutral")
+    quiver = Quiver(healer)
+    assert await quiver.ready() == (None, 0) and not quiver.enabled  # melee from now on

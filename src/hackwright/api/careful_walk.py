@@ -26,6 +26,32 @@ if TYPE_CHECKING:
 NEVER_BUMP = ("floating eye", "cockatrice", "chickatrice", "gas spore", "green slime", "acid blob",
               "blue jelly", "spotted jelly", "brown mold", "yellow mold", "green mold", "red mold")
 
+# The worst a hit on each passes back (NetHack's passive attacks, as facts): what is
+# worth risking when such a monster blocks the only way on (a gas spore: its explosion).
+# Floating eyes (paralysis) and cockatrices (stoning) never are.
+PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly": 6, "green mold": 24,
+                 "blue jelly": 24, "brown mold": 24, "gas spore": 21}
+# A gas spore's explosion (4d6) is all it does, once: above 21 HP it kills 1.2% of the time
+# (above 24 never), which beats waiting forever behind it.
+NO_AFTERMATH = ("gas spore",)
+
+
+def worth_hitting_through(monsters: Iterable["Monster"], stats: Any) -> Optional["Monster"]:
+    """The nearest hostile of ``monsters`` whose passive the hero can take when it blocks
+    the only way on (HP above 60% and 6 above its worst, PASSIVE_WORST; a gas spore's
+    explosion at its worst alone), or None. Never a floating eye or a cockatrice."""
+    hero = stats.position
+    best = None
+    for m in monsters:
+        worst = PASSIVE_WORST.get(m.name)
+        margin = 0 if m.name in NO_AFTERMATH else 6
+        if worst is None or m.is_peaceful or m.is_tame or stats.hp <= worst + margin or \
+                stats.hp < 0.6 * stats.max_hp:
+            continue
+        if best is None or hero.steps_to(m.position) < hero.steps_to(best.position):
+            best = m
+    return best
+
 
 @dataclass
 class WalkStep:

@@ -243,11 +243,8 @@ class Monster:
 
     @property
     def is_domestic(self) -> bool:
-        """Whether this is a domestic animal (kitten, housecat, large cat, little
-        dog, dog, large dog, pony, horse, warhorse): food thrown at it is caught,
-        not a missile, and makes it your pet when it eats that food (cats and dogs
-        meat and made food, horses fruit and vegetables), else at least peaceful.
-        The tame_with_food skill does this."""
+        """Whether this is a kitten, dog or horse of any size: food thrown at it tames
+        it when it eats that food, else calms it (the tame_with_food skill)."""
         return self.name in DOMESTIC_ANIMALS
 
 

@@ -46,7 +46,8 @@ API_MODULE_ROOTS: tuple[str, ...] = ("hackwright", "nethack_api", "nle_api", "ap
 INJECTED_NAMES: tuple[str, ...] = (
     "NetHackAPI", "SkillResult", "Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel",
     "ActionResult", "MonsterInfo", "ItemInfo", "HungerState", "Alignment", "DIRECTIONS", "GameEvent",
-    "WalkAroundMemory", "CarefulWalk", "WalkStep", "NEVER_BUMP",
+    "WalkAroundMemory", "CarefulWalk", "WalkStep", "NEVER_BUMP", "worth_hitting_through",
+    "Quiver", "is_safe_food", "eat_fresh_kill", "KillMeal",
 )
 
 _PRINT_NOTE = "print() works and goes to the skill's log"

@@ -22,7 +22,7 @@ import time
 import types
 from typing import Any, Optional
 
-from ..api import careful_walk, models, tactics
+from ..api import careful_walk, meals, models, quiver, tactics
 from ..skills.result import SkillResult
 from . import surface
 from .call_budget import LOCAL_KEY
@@ -196,6 +196,11 @@ def injected_names() -> dict[str, Any]:
     names["CarefulWalk"] = careful_walk.CarefulWalk
     names["WalkStep"] = careful_walk.WalkStep
     names["NEVER_BUMP"] = careful_walk.NEVER_BUMP
+    names["worth_hitting_through"] = careful_walk.worth_hitting_through
+    names["Quiver"] = quiver.Quiver
+    names["is_safe_food"] = meals.is_safe_food
+    names["eat_fresh_kill"] = meals.eat_fresh_kill
+    names["KillMeal"] = meals.KillMeal
     return names
 
 

@@ -94,30 +94,6 @@ TRIGGERS = ("low_hp", "engulfed")
 
 SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
 GEAR = ("armor", "weapon", "tool")
-SAFE_FOOD = ("food ration", "cram ration", "lembas wafer", "fortune cookie", "apple", "orange", "pear",
-             "melon", "banana", "carrot", "slime mold", "candy bar", "pancake", "cream pie", "kelp frond",
-             "eucalyptus leaf", "clove of garlic", "sprig of wolfsbane", "lichen corpse", "lizard corpse",
-             "K-ration", "C-ration")
-
-# The worst a hit on each passes back (NetHack's passive attacks, as facts): what is
-# worth risking when such a monster blocks the only way on (a gas spore: its explosion).
-# Floating eyes (paralysis) and cockatrices (stoning) never are.
-PASSIVE_WORST = {"acid blob": 8, "red mold": 4, "yellow mold": 4, "spotted jelly": 6, "green mold": 24,
-                 "blue jelly": 24, "brown mold": 24, "gas spore": 21}
-# A gas spore's explosion (4d6) is all it does, once: above 21 HP it kills 1.2% of the time
-# (above 24 never), which beats waiting forever behind it.
-NO_AFTERMATH = ("gas spore",)
-
-
-def _known_cursed(item):
-    return "cursed" in (item.text or item.name or "").lower().replace("uncursed", "")
-
-
-def _safe_food(item):
-    text = (item.text or item.name).lower()
-    if "for sale" in text or "unpaid" in text or _known_cursed(item):
-        return False
-    return any(f.lower() in text for f in SAFE_FOOD)
 
 
 async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, danger_margin: int = 4,
@@ -178,20 +154,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         return [m for m in await nh.get_visible_monsters()
                 if not m.is_peaceful and not m.is_tame and m.name not in NEVER_BUMP]
 
-    async def blocker_worth_fighting(stats):
-        """The nearest visible hostile whose passive the hero can take (HP well above its worst), or None."""
-        hero = stats.position
-        best = None
-        for m in await nh.get_visible_monsters():
-            worst = PASSIVE_WORST.get(m.name)
-            margin = 0 if m.name in NO_AFTERMATH else 6
-            if worst is None or m.is_peaceful or m.is_tame or stats.hp <= worst + margin or \
-                    stats.hp < 0.6 * stats.max_hp:
-                continue
-            if best is None or hero.steps_to(m.position) < hero.steps_to(best.position):
-                best = m
-        return best
-
     hits = {}
 
     async def hit_potential(name):
@@ -205,83 +167,21 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         return hits[name]
 
     async def eat_fresh_corpse(victim, age=0):
-        """Walk onto the square where victim died (at most 8 steps) and eat its corpse, if
-        it lies on top and is safe; True when eating happened, None when it may still be
-        worth it later (another monster at hand), False when not."""
+        """eat_fresh_kill (injected), its actions counted here: True eaten, None not now, False not."""
         nonlocal actions
-        if victim.is_invisible_marker or victim.name in NEVER_BUMP:
-            return False
-        try:
-            if not await nh.is_safe_to_eat(victim.name, age):
-                return False
-        except Exception:
-            return False
-        for _ in range(8):
-            me = await nh.get_position()
-            if any(m.position.is_adjacent(me) for m in await hostiles_in_view()):
-                return None  # not with another monster at hand: eating takes turns
-            if me == victim.position:
-                break
-            if (await nh.get_current_level()).tile_at(victim.position).has_trap:
-                return False  # a rolling boulder trap killed a Cavewoman going back for a newt
-            res = await nh.move_to(victim.position)
-            actions += 1
-            if res.game_over or not res.success:
-                return False
-        if (await nh.get_position()) != victim.position:
-            return False
-        food = [i for i in await nh.get_items_here() if i.object_class == "food"]
-        # The floor's first food is what "eat it?" offers first: only that very corpse.
-        if not food or food[0].corpse_of != victim.name:
-            return False
-        if "for sale" in (food[0].text or ""):
-            return False  # killed on a shop floor, it is the shopkeeper's: eaten, it is owed
-        res = await nh.eat()
-        actions += 1
-        return bool(res.success)
+        meal = await eat_fresh_kill(nh, victim, age)
+        actions += meal.actions
+        return meal.eaten
+
+    quiver = Quiver(nh)
 
     async def ammo_slot():
-        """The slot of what to shoot (nh.get_missiles: ammunition for the launcher in hand,
-        a carried launcher readied first; else daggers, darts and the like thrown by hand);
-        None when there is none (melee then)."""
-        nonlocal actions, archery, ammo_skills
-        m = await nh.get_missiles()
-        if m.launcher is None and m.ready_launcher is not None:
-            res = await nh.wield(m.ready_launcher.slot)
-            actions += 1
-            if not res.success or res.game_over:
-                archery = False
-                return None
-            m = await nh.get_missiles()
-        if m.best is None or m.launcher is not None and not m.ammunition:
-            # Out of ammunition: melee (wield_better_weapon picks the weapon), rather
-            # than throw the one melee weapon a Ranger has left in her pack.
-            archery = False
-            return None
-        ammo_skills = {await skill_of(i) for i in m.ammunition or m.thrown} - {None}
-        return m.best.slot
-
-    skills = {}
-
-    async def skill_of(item):
-        """(weapon skill, "ammunition"/"missile"/None) as NetHack files it: any arrow is
-        ("bow", "ammunition") and the bow itself ("bow", None); an orcish dagger is a
-        dagger too. None when unknown."""
-        if item.name not in skills:
-            try:
-                info = await nh.lookup_item(item.text or item.name)
-                skills[item.name] = (info.skill, info.extra.get("ammo_or_missile"))
-            except Exception:
-                skills[item.name] = None
-        return skills[item.name]
-
-    def note_shot(frm, direction, depth):
-        p = frm
-        for _ in range(10):
-            p = p.offset(direction)
-            if not p.on_map():
-                break
-            shot_squares.add((p.x, p.y, depth))
+        """The letter of what to shoot (Quiver.ready), or None: melee from then on."""
+        nonlocal actions, archery
+        slot, spent = await quiver.ready()
+        actions += spent
+        archery = archery and quiver.enabled
+        return slot
 
     async def rest_to(fraction):
         """Search in short bursts until HP reaches fraction of max or something shows up."""
@@ -303,8 +203,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     rounds = 0
     volleys = 0
     choke_moves = 0  # steps taken towards a corridor or door to fight a pack from
-    ammo_skills = set()  # the weapon skills of what is being shot, once archery has started
-    shot_squares = set()  # (x, y, depth) along the lines shot: where the ammunition lies
     corpses_due = []  # (monster, turn killed): fresh kills to eat once no monster is at hand
     look_here = False  # look at the objects underfoot next round (after a meal on a pile)
     while actions < budget:
@@ -397,7 +295,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if result is None and archery:
                 slot = await ammo_slot()
                 if slot is not None:
-                    note_shot(hero, hero.direction_to(target.position), stats.dungeon_level)
+                    quiver.note_shot(hero, hero.direction_to(target.position), stats.dungeon_level)
                     result = await nh.throw(slot, hero.direction_to(target.position))  # fired from the launcher
                     if not result.success and not result.game_over:
                         result = None
@@ -449,7 +347,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             shots = [(m, d) for m, d in shots if d]
             slot = await ammo_slot() if shots else None
             if slot is not None:
-                note_shot(hero, shots[0][1], stats.dungeon_level)
+                quiver.note_shot(hero, shots[0][1], stats.dungeon_level)
                 clean_floor = not await nh.get_items_at(shots[0][0].position)
                 res = await nh.throw(slot, shots[0][1])
                 actions += 1
@@ -463,7 +361,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if res.success:
                     continue
         if stats.hunger.severity >= HungerState.HUNGRY.severity:
-            food = [i for i in await nh.get_inventory() if i.object_class == "food" and _safe_food(i)]
+            food = [i for i in await nh.get_inventory() if i.object_class == "food" and is_safe_food(i)]
             if eat and food:
                 res = await nh.eat(food[0].slot)
                 actions += 1
@@ -503,14 +401,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 gear = []
                 for i in items:
                     text = (i.text or i.name).lower()
-                    if "for sale" in text or i.corpse_of is not None and not _safe_food(i):
+                    if "for sale" in text or i.corpse_of is not None and not is_safe_food(i):
                         continue
-                    mine = bool(ammo_skills) and i.object_class == "weapon" and await skill_of(i) in ammo_skills
+                    mine = await quiver.is_own_ammunition(i)
                     # (rocks and gray stones are gem-class too: a loadstone cannot be
                     # dropped, and 71 rocks left a Wizard Stressed and starving)
                     stone = "rock" in text or "stone" in text
                     if pick_up and (i.object_class in SMALL_VALUABLES and not stone or mine or
-                                    i.object_class == "food" and _safe_food(i)):
+                                    i.object_class == "food" and is_safe_food(i)):
                         res = await nh.pickup(i.text or i.name)
                         actions += 1
                         if res.game_over:
@@ -531,13 +429,13 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if pick_up and not hostile:
             # Gold in view is score for a few steps: fetch it before exploring on. (Looked
             # for every 8th step: the search reads the whole level, and gold does not run.)
-            if gold_target is None and (gold_look == 1 or shot_squares):
+            if gold_target is None and (gold_look == 1 or quiver.shot_squares):
                 # (and the ammunition shot: objects lying on the lines it flew along)
                 gold = await nh.find_nearest(lambda t: (t.char == "$" or t.char in ")%" and (
-                    t.position.x, t.position.y, stats.dungeon_level) in shot_squares) and
+                    t.position.x, t.position.y, stats.dungeon_level) in quiver.shot_squares) and
                                              (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
                 if gold is None:
-                    shot_squares.clear()  # nothing left in view to fetch
+                    quiver.shot_squares.clear()  # nothing left in view to fetch
                 if gold is not None:
                     gold_tried.add((gold.x, gold.y, stats.dungeon_level))  # one try per pile
                     if gold == hero:
@@ -677,7 +575,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if stuck >= 3 and "no known path" in error:
             # Perhaps a monster that must not be touched sits in the only way on. The slow
             # or sessile ones with a mild passive are worth a fight when HP is plentiful.
-            blocker = await blocker_worth_fighting(stats)
+            blocker = worth_hitting_through(await nh.get_visible_monsters(), stats)
             if blocker is not None:
                 if blocker.position.is_adjacent(hero):
                     res = await nh.attack(hero.direction_to(blocker.position))
