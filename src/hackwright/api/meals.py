@@ -36,12 +36,10 @@ def is_safe_food(item: Any) -> bool:
 
 @dataclass
 class KillMeal:
-    """What ``eat_fresh_kill`` did: ``eaten`` True (the corpse was eaten), None (not now:
-    another monster is at hand, worth trying once it is gone), False (not at all); and the
-    game actions it took."""
+    """What ``eat_fresh_kill`` did."""
 
-    eaten: Optional[bool]
-    actions: int = 0
+    eaten: Optional[bool]  # True: eaten; None: not now, a monster is at hand (try once it is gone); False: not at all
+    actions: int = 0  # the game actions it took (steps and the meal)
 
 
 async def eat_fresh_kill(nh: Any, victim: Any, age: int = 0, max_steps: int = 8) -> KillMeal:
