@@ -29,15 +29,15 @@ def _named(item, food):
 
 
 def _food_for(name, inventory, staples=True):
-    """(item, tames) to throw at a domestic animal called ``name``: the least needed food it
-    eats (tames: True), else any other food safe to throw (tames: False); (None, False)."""
+    """The food to throw at a domestic animal called ``name``: the least needed food it eats
+    (it tames), else any other food safe to throw (it calms); None when there is none."""
     food = [i for i in inventory if i.object_class == "food" and i.slot and not NEVER.search(i.name)
             and "unpaid" not in (i.text or "") and (staples or not any(_named(i, f) for f in STAPLES))]
     for eaten in (GREENS_FIRST if name in HORSES else MEAT_FIRST):
         for item in food:
             if _named(item, eaten):
-                return item, True
-    return (food[0], False) if food else (None, False)
+                return item
+    return food[0] if food else None
 
 
 def _wild(m, want):
@@ -110,13 +110,13 @@ async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: in
         if throws >= max_throws:
             return await finish("not_tamed", False, target=wild[0].name)
         inventory = await nh.get_inventory()
-        if _food_for(wild[0].name, inventory, staples)[0] is None:
+        if _food_for(wild[0].name, inventory, staples) is None:
             return await finish("no_food", False, target=wild[0].name)
         level = await nh.get_current_level()
         occupied = {m.position for m in monsters}
         reach = max(1, min(max_range, stats.strength // 2))  # dothrow.c: food flies Str/2 squares
-        shot = next(((m, level.line_of_fire(hero, m.position, occupied, reach)) for m in wild
-                     if level.line_of_fire(hero, m.position, occupied, reach)), None)
+        lines = ((m, level.line_of_fire(hero, m.position, occupied, reach)) for m in wild)
+        shot = next(((m, d) for m, d in lines if d), None)
         if shot is None:
             if waited >= max_turns:
                 return await finish("not_in_line", False, target=wild[0].name)
@@ -127,7 +127,7 @@ async def tame_with_food(nh, target: str = "", max_range: int = 6, max_turns: in
                 return await finish("game_over", False)
             continue
         animal, direction = shot
-        item, _ = _food_for(animal.name, inventory, staples)
+        item = _food_for(animal.name, inventory, staples)
         if item is None:
             return await finish("no_food", False, target=animal.name)
         res = await nh.throw(item.slot, direction)
