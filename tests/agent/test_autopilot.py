@@ -547,6 +547,7 @@ def test_a_healer_goes_no_deeper_than_her_experience_level_and_a_samurai_one_fur
     healer, samurai = Autopilot(), Autopilot()
     healer._role, samurai._role = "Healer", "Samurai"
     healer.dive.DIVE_XL_DEFAULT = samurai.dive.DIVE_XL_DEFAULT = 99  # diving put off: the experience rule holds
+    healer.dive.DIVE_XL = samurai.dive.DIVE_XL = {}
     assert healer.max_depth(stats) == 4 and samurai.max_depth(stats) == 5
     assert healer.max_depth(stats, starving=True) == 50  # a starving hero goes on regardless
 
@@ -609,6 +610,30 @@ async def test_a_fainting_hero_with_no_food_prays_though_his_last_prayer_was_rec
     # (a Samurai prayed eight times in a row, lost four levels, and met a couatl).
     api._prayer.record_prayer((await api.get_stats()).turn, succeeded=False)
     d = await decide(pilot, api, {"pray_when_safe", "eat_when_hungry", "explore_and_fight"}, await game_state(api))
+    assert d.skill_name != "pray_when_safe", d
+
+
+async def test_a_dying_knight_whose_elbereth_failed_prays_though_he_prayed_150_turns_ago(make_api):
+    """With HP at prayer level, a jackal beside him and Elbereth already tried on his square,
+    a prayer that may come too soon (rnz(350) is at most 350 half the time) beats an unknown
+    potion or a blow; once the god is angry, no more prayers."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = hero_beside(make_api, "('d',\"jackal\"),(3,1),hostile", "knight")
+    api._prayer.record_prayer((await api.get_stats()).turn - 150, succeeded=True)  # as if prayed lately
+    assert await api.get_prayer_timeout() > 700
+    pilot = Autopilot()
+    hero = (await api.get_stats()).position
+    pilot.state.elbereth_at = (1, hero.x, hero.y)
+    state = await game_state(api)
+    state["stats"] = dataclasses.replace(state["stats"], hp=2)
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "pray_when_safe" and d.params["max_timeout"] >= 850, d
+    api._prayer.record_prayer((await api.get_stats()).turn, succeeded=False)
+    d = await decide(pilot, api, names, state)
     assert d.skill_name != "pray_when_safe", d
 
 
