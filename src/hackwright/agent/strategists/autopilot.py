@@ -28,7 +28,7 @@ from . import autopilot_fight as fight
 from . import autopilot_survival as survival
 from . import autopilot_upkeep as upkeep
 from . import autopilot_way_down as way_down
-from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, EmergencyKit, LevelKey, Situation,
+from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, WEAK_ROLES, EmergencyKit, LevelKey, Situation,
                                 emergency_kit, invoke as _decision, level_key_of, press)
 from .diving import DivePolicy
 
@@ -316,11 +316,8 @@ class Autopilot:
         """Whether the hero now goes down as fast as it can (see diving.py)."""
         return self.dive.diving(self._role, stats, self._inventory)
 
-    # Roles that fight poorly stay no deeper than their experience level. Over 320 games
-    # (seeds 0-79, four runs) Healers, Tourists, Rogues and Priests had median scores of
-    # 300-700 and died at experience level 3-4 on average (Samurai, Monks and Rangers:
-    # medians of 1,900-2,800).
-    WEAK_ROLES = ("healer", "tourist", "rogue", "priest", "priestess")
+    # Roles that fight poorly (autopilot_context) stay no deeper than their experience level.
+    WEAK_ROLES = WEAK_ROLES
 
     # One level ahead of the experience level (was two): over seeds 0-79 the median score
     # rose in both halves (931 -> 1,150 and 702 -> 752) for a little less depth.

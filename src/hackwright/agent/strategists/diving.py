@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
-from .autopilot_context import has_missiles
+from .autopilot_context import WEAK_ROLES, has_missiles
 
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
 _NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
@@ -68,7 +68,7 @@ class DivePolicy:
     # them died at XL 1-2 on Dlvl 3-7. Grown to XL 3 first on the easy levels, their games
     # of 136 reached Dlvl 10 in 23 against 17, and twice as many found a digging tool (24
     # against 12): at XL 3 a Wizard or Rogue is fit to go for a dwarf's pick.
-    DIVE_XL: dict[str, int] = {r: 3 for r in ("healer", "tourist", "rogue", "priest", "priestess", "wizard")}
+    DIVE_XL: dict[str, int] = {r: 3 for r in WEAK_ROLES + ("wizard",)}
 
     def __init__(self) -> None:
         self._wands_tested: set[str] = set()  # inventory letters of wands already engrave-tested
