@@ -552,6 +552,19 @@ def test_a_healer_goes_no_deeper_than_her_experience_level_and_a_samurai_one_fur
     assert healer.max_depth(stats, starving=True) == 50  # a starving hero goes on regardless
 
 
+def test_a_healer_growing_to_her_diving_level_may_go_to_dlvl_3_at_the_first_experience_level():
+    """Dlvl 2 holds few monsters to learn from: half the weak heroes took 2,000 turns
+    there to reach XL 3, some starving on the way. Dlvl 3 is where they grow."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    healer, samurai = Autopilot(), Autopilot()
+    healer._role, samurai._role = "Healer", "Samurai"
+    healer.dive.DIVE_XL_DEFAULT = samurai.dive.DIVE_XL_DEFAULT = 99  # diving put off
+    healer.dive.DIVE_XL = samurai.dive.DIVE_XL = {}
+    assert [healer.max_depth(SimpleNamespace(xp_level=xl)) for xl in (1, 2, 3, 4)] == [3, 3, 3, 4]
+    assert [samurai.max_depth(SimpleNamespace(xp_level=xl)) for xl in (1, 2)] == [2, 3]
+
+
 def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_is_due():
     """A Hungry Priest at XL 2 dived to Dlvl 8 looking for food with a prayer in hand (one
     fixes Weak hunger) and died there."""

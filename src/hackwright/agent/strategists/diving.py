@@ -62,7 +62,7 @@ class DivePolicy:
     # Experience level from which each role dives (goes down as soon as the way down is
     # known, with no depth cap). Below it the autopilot's experience-first rule holds
     # (no deeper than one level past the experience level, and for the weak roles no
-    # deeper than the experience level itself).
+    # deeper than the experience level itself or Dlvl 3, Autopilot.max_depth).
     DIVE_XL_DEFAULT = 1
     # The roles that fight poorly at XL 1 (10-15 HP, AC 7-10): diving at once, a quarter of
     # them died at XL 1-2 on Dlvl 3-7. Grown to XL 3 first on the easy levels, their games
