@@ -579,8 +579,8 @@ def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_
                   hunger=HungerState.HUNGRY, encumbrance="Unencumbered", alignment=Alignment.LAWFUL,
                   dungeon_level=3, turn=1000)
     pilot.state.no_food = ("Hungry", (), 0)  # eat_when_hungry found nothing
-    pilot._prayer_timeout = 0
-    assert pilot._explore(pilot.state, (MAIN_DUNGEON, 3), stats, "explore").params["max_depth"] == 2
+    pilot._prayer_timeout = 0  # a prayer fills the stomach once Weak: the growing depth holds
+    assert pilot._explore(pilot.state, (MAIN_DUNGEON, 3), stats, "explore").params["max_depth"] == 3
     pilot._prayer_timeout = 800  # prayed lately: food must be found
     assert "max_depth" not in pilot._explore(pilot.state, (MAIN_DUNGEON, 3), stats, "explore").params
 
