@@ -164,8 +164,8 @@ def test_a_headless_browser_draws_the_running_game(tmp_path):
         assert 'data-ready="1"' in dom  # the page's script ran and drew a frame
         assert re.search(r'id="hw-status">T:\d+', dom)
         # The screenshot once the game is over: taken while the game ended, it hung past
-        # two minutes one time in three (the page's long poll across the game's end
-        # stalls Chromium's virtual clock); after it, the page asks once and is still.
+        # two minutes one time in three (most likely the page's long poll across the end
+        # stalling Chromium's virtual clock); after it, the page asks once and is still.
         game.follow()
         shot = tmp_path / "live.png"
         subprocess.run(cmd + ["--window-size=1400,900", f"--screenshot={shot}", game.url], capture_output=True,
