@@ -387,6 +387,35 @@ async def test_a_floating_eye_that_has_shut_a_dead_end_for_long_is_hit_at_full_h
     assert d.type == "direct_action" and d.action == "Fl", d
 
 
+async def test_a_starving_priestess_hits_the_floating_eye_even_with_a_brown_mold_in_view(make_api):
+    """A brown mold five squares off never moves, so it is no reason to keep waiting; and a
+    hero Weak from hunger with nothing to eat starves for sure, while the eye's freeze is
+    mostly survived (a Priestess waited beside one for 11,000 turns and starved)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api.models import HungerState
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    des = room_des(["---------", "|.......|", "|.......|", "|.......|", "---------"],
+                   "MONSTER:('e',\"floating eye\"),(2,1),hostile,asleep\n"
+                   "MONSTER:('F',\"brown mold\"),(6,3),hostile,asleep", hero=(1, 1))
+    api = make_api(des, seed=0, role="priest", race="human", gender="female", alignment="neutral",
+                   extra={"pet": False})
+    state = await game_state(api)
+    assert {m.name for m in state["monsters"]} >= {"floating eye", "brown mold"}
+    state["stats"] = dataclasses.replace(state["stats"], hunger=HungerState.WEAK)
+    state["inventory"] = [i for i in state["inventory"] if i.object_class != "food"]
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "explore_level"}
+    pilot = Autopilot()
+    pilot.state.make_room_until = 0
+    pilot.state.eye_stall_since[level_key_of(api.last_stats)] = state["stats"].turn - Autopilot.EYE_PATIENCE
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    d = await decide(pilot, api, names, state)
+    assert d.type == "direct_action" and d.action == "Fl", d
+
+
 async def test_a_hero_boxed_into_a_corner_by_floating_eyes_hits_one_at_once(make_api):
     """A Knight stood in a room's corner behind three floating eyes for hundreds of turns."""
     from hackwright.agent.strategists.autopilot import Autopilot

@@ -154,12 +154,16 @@ async def floating_eye_in_the_way(pilot: "Autopilot", sit: Situation) -> Optiona
     if (blocked or s.recent_stall or boxed) and eyes:
         s.eye_stall_since.setdefault(level_key, stats.turn)
         # (nobody else can reach a hero boxed in: the eyes fill every way in)
+        # (Nor one that never moves: a brown mold five squares off kept a Priestess waiting
+        # beside the eye for 11,000 turns, until she starved.)
         others = [] if boxed else [m for m in hostile if m.name != "floating eye" and
-                                  m.position.steps_to(hero) <= 10]
+                                  m.position.steps_to(hero) <= 10 and not await _immobile(sit.api, m.name)]
         # Boxed in by eyes: nothing will change, no waiting.
         patience = 0 if boxed else pilot.EYE_PATIENCE
+        # (Weak from hunger with nothing to eat, starving is certain: the freeze is not.)
+        foodless = not any(i.object_class == "food" for i in sit.inventory)
         if stats.turn - s.eye_stall_since[level_key] >= patience and not others and \
-                hp_frac >= 0.9 and hunger.severity < HungerState.WEAK.severity:
+                hp_frac >= 0.9 and (hunger.severity < HungerState.WEAK.severity or foodless):
             # (Not sleep or slow monster: a Healer put the eye in a shop's door to sleep 10
             # times over and stayed shut in; a sleeping eye still blocks, its gaze still freezes.)
             if kit.kill_wand and ok(SURVIVE):
@@ -169,6 +173,14 @@ async def floating_eye_in_the_way(pilot: "Autopilot", sit: Situation) -> Optiona
                          "a floating eye has blocked the only way for hundreds of turns "
                          "and nothing else works: hit it, alone and at full health")
     return None
+
+
+async def _immobile(api, name: str) -> bool:
+    """Whether the species never moves (molds: speed 0)."""
+    try:
+        return (await api.lookup_monster(name)).speed == 0
+    except Exception:
+        return False
 
 
 async def gas_spore_in_the_way(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
