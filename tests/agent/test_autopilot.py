@@ -655,6 +655,32 @@ async def test_a_fainting_hero_with_no_food_prays_though_his_last_prayer_was_rec
     assert d.skill_name != "pray_when_safe", d
 
 
+async def test_an_elbereth_that_held_here_long_ago_is_written_afresh_when_a_soldier_ant_comes(make_api):
+    """A Knight rested on Elbereth on this square 100 turns ago; the fights since have
+    smudged it. Back on it, hurt beside a soldier ant, he writes it again (heroes fought on
+    to their death on such squares). One written a few turns ago counts as tried."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+
+    api = hero_beside(make_api, "('a',\"soldier ant\"),(3,1),hostile", "knight")
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    pilot = Autopilot()
+    held = SkillResult(stopped_reason="healed", success=True, actions_taken=3, turns_elapsed=120)
+    pilot.observe("engrave_elbereth", held, api)  # written on this square, and rested on
+    state = await game_state(api)
+    state["stats"] = dataclasses.replace(state["stats"], hp=8)
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name != "engrave_elbereth", d  # just written: it is there, and the ant is still beside him
+    pilot.state.elbereth_turn -= 100
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "engrave_elbereth", d
+    pilot.state.elbereth_held = False  # the last one here could not be written, or was ignored
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name != "engrave_elbereth", d
+
+
 async def test_a_dying_knight_whose_elbereth_failed_prays_though_he_prayed_150_turns_ago(make_api):
     """With HP at prayer level, a jackal beside him and Elbereth already tried on his square,
     a prayer that may come too soon (rnz(350) is at most 350 half the time) beats an unknown

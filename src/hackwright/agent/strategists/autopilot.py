@@ -52,6 +52,8 @@ class AutopilotState:
     weapons_seen: str = ""
     last_descend_turn: int = -10_000
     elbereth_at: tuple = ()  # (level, x, y) of the last Elbereth engraved
+    elbereth_turn: int = 0  # the game turn that engrave_elbereth ended
+    elbereth_held: bool = False  # and whether the hero rested on it (it kept the monsters off)
     # (hunger, kills, food carried) when eat_when_hungry last found nothing: no retry until it changes
     no_food: tuple = ()
     mines_ok: set = field(default_factory=set)  # levels where no way down but the Mines' was found
@@ -82,9 +84,17 @@ class AutopilotState:
     left_in_danger: tuple = ()  # (level, "<" or ">", turn) of the last stairs taken away from danger
     arrived_turn: int = -10_000  # game turn of the first decision on this level
 
+    # An Elbereth that held is worn by the fights and steps since (a dust engraving smudges
+    # under the hero's blows): after this many turns it is written afresh where it stood.
+    ELBERETH_WEARS = 30
+
     def elbereth_failed_here(self, stats) -> bool:
-        """Elbereth was already engraved on this square and the monster is still here."""
-        return self.elbereth_at == (stats.dungeon_level, stats.position.x, stats.position.y)
+        """Elbereth was tried on this square and writing it again would not help: the last
+        one written here failed (it could not be written, or the monsters ignored it), or
+        it held and is still fresh, yet the monster is back beside the hero."""
+        if self.elbereth_at != (stats.dungeon_level, stats.position.x, stats.position.y):
+            return False
+        return not self.elbereth_held or stats.turn - self.elbereth_turn <= self.ELBERETH_WEARS
 
 
 
@@ -114,6 +124,7 @@ class Autopilot:
     # (about one in nine heals). 80% of such gambles 300+ turns after a prayer were answered.
     DESPERATE_TIMEOUT = 1000
     DEADLY_EFFECTS = ("Food poisoned", "Ill", "Stoned", "Slimed", "Strangled")
+    ELBERETH_HELD = ("healed", "safe", "budget", "hungry")  # engrave_elbereth rested on it
     EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done")
 
     def observe(self, skill: str, result, api) -> None:
@@ -166,6 +177,8 @@ class Autopilot:
             self.dive.note_dig_result(result, self._inventory)
         if skill == "engrave_elbereth":
             s.elbereth_at = (now.dungeon_level, now.position.x, now.position.y)
+            s.elbereth_turn = turn
+            s.elbereth_held = result is not None and result.stopped_reason in self.ELBERETH_HELD
         if skill == "explore_level" and result is not None and result.stopped_reason in (
                 "search_exhausted", "blocked") and (result.data or {}).get("stairs_down"):
             s.mines_ok.add(level)  # searched in vain: the Mines are the only way on
