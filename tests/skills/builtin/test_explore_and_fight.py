@@ -122,3 +122,19 @@ async def test_told_to_stop_when_outmatched_a_tourist_hands_back_beside_a_rothe_
     api = play("newt_adjacent", hero="tourist")
     out = await run_skill(api, "explore_and_fight", stop_when_outmatched=True)
     assert out.result.stopped_reason == "level_done", out.result
+
+
+async def test_a_known_squeaky_board_in_the_only_gap_does_not_end_the_exploring(play):
+    """The board squeaked under the hero once, so it is a known trap, and it lies in the
+    only gap between the hero and the rest of the level. explore_and_fight crosses it (it
+    is harmless) and finds the down stairs beyond, rather than calling a level it has
+    barely seen "done" (a Monk gave up the Gnomish Mines so: a squeaky board across the
+    way out of a dead end)."""
+    api = play("squeaky_board_seen_beyond")
+    for d in ("e", "e", "e", "e", "w", "w", "w", "w"):  # over the board (it squeaks) and back
+        await api.move(d)
+    assert "squeaks" in await message_log(api)
+    assert await api.find_unexplored() is None  # the API's own paths keep off the known board
+    out = await run_skill(api, "explore_and_fight", budget=300)
+    assert out.result.stopped_reason == "level_done", out.result
+    assert (await api.get_current_level()).stairs_down == spot(api, 19, 3)

@@ -2,7 +2,8 @@
 
 One call covers a whole level — or, with ``descend=True``, level after level:
 the hero walks to frontiers, opens doors, kicks locked ones (unless a shop is
-mentioned), melees hostile monsters that come next to it, picks up small
+mentioned), crosses a known harmless trap (squeaky board, rust trap, anti-magic
+field) when going round is much longer or impossible, melees hostile monsters that come next to it, picks up small
 valuables it walks over, eats carried food when Hungry, and rests when hurt with
 nothing in view. The strategist is asked again only when something needs a
 decision: low HP in a fight, a monster too strong or too dangerous to touch,
@@ -91,6 +92,12 @@ molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
+
+# Known traps the walks may cross: a squeaky board, a rust trap or an anti-magic field,
+# when going round is much longer. With none, one squeaky board across the only way
+# out of a Mines dead end left the rest of the level "done", unexplored, and the hunt
+# for a dwarf's pick there over before it began.
+CROSSING = "harmless"
 
 SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
 GEAR = ("armor", "weapon", "tool")
@@ -455,7 +462,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 continue
         if descend:
             await nh.reveal_terrain()  # down stairs under an object (NetHack is asked only when new objects show)
-        target = frontier = None if frontiers_hopeless else await nh.find_unexplored(avoid=unreachable)
+        target = frontier = None if frontiers_hopeless else await nh.find_unexplored(
+            avoid=unreachable, traps=CROSSING)
         seeking = descend and stats.dungeon_level in seek_levels
         if dive and descend and target is not None and stats.dungeon_level < max_depth and not seeking:
             # Diving: the way down is known, so the rest of the level can wait.
@@ -463,7 +471,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # (Only when a path leads there: stairs seen across a chasm are explored to.)
             if level.stairs_down is not None and not (
                     level.stairs_down_branch and level.stairs_down_branch in avoid_branches) and (
-                    level.stairs_down == hero or await nh.find_path(level.stairs_down)):
+                    level.stairs_down == hero or await nh.find_path(level.stairs_down, traps=CROSSING)):
                 target = None
         if target is not None and target == hero:
             # The nearest frontier is where the hero stands and stays one (a blind hero sees
@@ -504,7 +512,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             if seeking:
                 # Looking for a branch: stairs never crossed first (one of two is the branch's).
                 for p in level.untried_stairs_down:
-                    if p not in refused and (p == hero or await nh.find_path(p)):
+                    if p not in refused and (p == hero or await nh.find_path(p, traps=CROSSING)):
                         target = p
                         break
             if hero == target:
@@ -549,7 +557,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     if back.game_over:
                         return await done("game_over", False)
                 continue
-        result = await nh.move_to(target)
+        result = await nh.move_to(target, traps=CROSSING)
         actions += 1
         if result.game_over:
             return await done("game_over", False)
@@ -559,7 +567,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         error = (result.error or "").lower()
         text = " ".join(result.messages).lower()
         if "locked" in error and kicks < 8 and "shop" not in text and "closed for inventory" not in text:
-            path = await nh.find_path(target)
+            path = await nh.find_path(target, traps=CROSSING)
             if path:
                 await nh.kick(path[0])
                 actions += 1
