@@ -3,7 +3,7 @@
 One call covers a whole level — or, with ``descend=True``, level after level:
 the hero walks to frontiers, opens doors, kicks locked ones (unless a shop is
 mentioned), crosses a known harmless trap (squeaky board, rust trap, anti-magic
-field) when going round is much longer or impossible, melees hostile monsters that come next to it, picks up small
+field) when no way round it is known, melees hostile monsters that come next to it, picks up small
 valuables it walks over, eats carried food when Hungry, and rests when hurt with
 nothing in view. The strategist is asked again only when something needs a
 decision: low HP in a fight, a monster too strong or too dangerous to touch,
@@ -93,10 +93,10 @@ molds are walked around, never hit), "items_here" (gear to judge), "stuck",
 CATEGORY = "exploration"
 TRIGGERS = ("low_hp", "engulfed")
 
-# Known traps the walks may cross: a squeaky board, a rust trap or an anti-magic field,
-# when going round is much longer. With none, one squeaky board across the only way
-# out of a Mines dead end left the rest of the level "done", unexplored, and the hunt
-# for a dwarf's pick there over before it began.
+# Known traps a walk may cross when no way round them is known: a squeaky board, a rust
+# trap or an anti-magic field. Without it, one squeaky board across the only way out of
+# a Mines dead end left the rest of the level "done", unexplored, and the hunt for a
+# dwarf's pick there over before it began. (Only then: a board crossed wakes monsters.)
 CROSSING = "harmless"
 
 SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
@@ -462,8 +462,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 continue
         if descend:
             await nh.reveal_terrain()  # down stairs under an object (NetHack is asked only when new objects show)
-        target = frontier = None if frontiers_hopeless else await nh.find_unexplored(
-            avoid=unreachable, traps=CROSSING)
+        target = frontier = None if frontiers_hopeless else (
+            await nh.find_unexplored(avoid=unreachable) or await nh.find_unexplored(avoid=unreachable, traps=CROSSING))
         seeking = descend and stats.dungeon_level in seek_levels
         if dive and descend and target is not None and stats.dungeon_level < max_depth and not seeking:
             # Diving: the way down is known, so the rest of the level can wait.
@@ -557,7 +557,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     if back.game_over:
                         return await done("game_over", False)
                 continue
-        result = await nh.move_to(target, traps=CROSSING)
+        result = await nh.move_to(target)
+        if not result.success and "no known path" in (result.error or "").lower():
+            result = await nh.move_to(target, traps=CROSSING)
         actions += 1
         if result.game_over:
             return await done("game_over", False)
