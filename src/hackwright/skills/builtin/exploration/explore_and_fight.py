@@ -3,9 +3,9 @@
 One call covers a whole level — or, with ``descend=True``, level after level:
 the hero walks to frontiers, opens doors, kicks locked ones (unless a shop is
 mentioned), crosses a known harmless trap (squeaky board, rust trap, anti-magic
-field) when no way round it is known, melees hostile monsters that come next to it, picks up small
-valuables it walks over, eats carried food when Hungry, and rests when hurt with
-nothing in view. The strategist is asked again only when something needs a
+field) when no way round it is known, melees hostile monsters that come next to
+it, picks up small valuables it walks over, eats carried food when Hungry, and
+rests when hurt with nothing in view. The strategist is asked again only when something needs a
 decision: low HP in a fight, a monster too strong or too dangerous to touch,
 hunger with no food, gear to judge, or nothing left to do.
 
