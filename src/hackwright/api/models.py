@@ -237,9 +237,11 @@ class Monster:
     def ignores_elbereth(self) -> bool:
         """Whether an Elbereth you stand on leaves this monster unafraid: every
         human or elf shown as @, minotaurs, shopkeepers, guards, the watch,
-        priests and the Riders. Other monsters will not melee you there (ranged
-        attacks and spells still reach you)."""
-        return self.char == "@" or self.name in _IGNORE_ELBERETH
+        priests and the Riders, and the were-creatures (a werejackal, wererat or
+        werewolf in animal form respects it, but turns back into its @ form at
+        any moment). Other monsters will not melee you there (ranged attacks and
+        spells still reach you)."""
+        return self.char == "@" or self.name in _IGNORE_ELBERETH or self.name.startswith("were")
 
     @property
     def is_domestic(self) -> bool:

@@ -22,6 +22,18 @@ async def test_engrave_elbereth_is_useless_against_a_human(play):
     assert r.stopped_reason == "safe" and r.data["engraving"] == "Elbereth"
 
 
+async def test_engrave_elbereth_is_useless_next_to_a_werejackal_even_in_jackal_form(play):
+    # Its @ form ignores Elbereth, and it changes shape at any moment: five heroes at
+    # XL 3-5 wrote Elbereth beside one and were bitten to death on it.
+    api = play("werejackal_adjacent")
+    near = [m for m in await api.get_visible_monsters() if m.name == "werejackal"]
+    assert near and near[0].char == "d" and near[0].ignores_elbereth
+    r = (await run_skill(api, "engrave_elbereth")).result
+    assert r.stopped_reason == "useless" and not r.success, r
+    assert r.data["monsters"] == ["werejackal"]
+    assert "You write in the dust" not in await message_log(api)
+
+
 async def test_retreat_upstairs_refuses_on_dungeon_level_1(play):
     api = play("stairs_across_room")
     r = (await run_skill(api, "retreat_upstairs", force=True)).result

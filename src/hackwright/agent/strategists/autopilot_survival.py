@@ -232,6 +232,13 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
         strike = await finish_it(sit, threat)
         if strike is not None:
             return strike
+    # One beside me that Elbereth does not stop (a werejackal and the jackals it summoned):
+    # a potion or a wand first, Elbereth only for the others' blows.
+    unafraid = [m for m in adjacent if m.ignores_elbereth and not m.is_peaceful]
+    if in_danger and unafraid and respecting and (kit.heal and hp_frac < 0.5 or kit.wand) and ok(SURVIVE):
+        return invoke(SURVIVE, {"heal_below": 0.5},
+                      f"in danger next to a {unafraid[0].name}, which Elbereth does not stop: "
+                      "a healing potion or an attack wand")
     if in_danger and respecting and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
         # (Rest on it nearly to full: the monster it scared waits close by, and heroes
         # who went back to it at 70% of their HP often needed Elbereth again at once.)
