@@ -300,6 +300,27 @@ async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_no
     assert d.skill_name == "quaff_or_zap_to_survive", d
 
 
+async def test_a_hurt_healer_beside_a_werejackal_and_a_jackal_zaps_her_wand_before_elbereth(make_api):
+    """Elbereth stops the jackal, not the werejackal, which turns back into its @ form at
+    any moment: heroes at XL 3-5 wrote Elbereth beside one and were bitten to death on it.
+    A potion or a wand comes first."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = hero_beside(make_api, "('d',\"werejackal\"),(3,1),hostile,asleep\n"
+                                "MONSTER:('d',\"jackal\"),(3,2),hostile,asleep", "healer")
+    state = await game_state(api)
+    # (half her HP: in danger from the two, not yet critical, where a prayer comes first)
+    stats = state["stats"]
+    state["stats"] = dataclasses.replace(stats, hp=stats.max_hp // 2, dungeon_level=4)
+    state["level"].stairs_up = None  # (no way up: the room's stairs are under the hero)
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "quaff_or_zap_to_survive", "retreat_upstairs"}
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "quaff_or_zap_to_survive" and "werejackal" in d.reasoning, d
+
+
 async def test_a_monk_at_full_health_leaves_by_the_close_up_stairs_from_an_elvenking(make_api):
     """Elbereth does not stop an Elvenking; retreat_upstairs at its default refused a Monk at
     full HP ("hp_ok") three times a turn, and he fought it and died (seed 3)."""
