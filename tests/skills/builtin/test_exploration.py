@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hackwright.api import HungerState
+from hackwright.api import HungerState, Position
 
 from .conftest import message_log, run_skill, spot, starve
 
@@ -252,3 +252,25 @@ async def test_explore_and_fight_looking_for_a_branch_climbs_back_and_tries_the_
                          budget=100)).result
     assert (await api.get_stats()).dungeon_level == 2, r
     assert "You can't go down here" not in await message_log(api)
+
+
+# A dagger lies embedded in the rock at the end of a corridor (map (8,2)): the display
+# shows a dagger, which looks like ground one can walk to.
+DAGGER_IN_ROCK = ["------", "|....|", "|....+##", "------"]
+
+
+async def test_a_dagger_embedded_in_the_rock_does_not_hold_explore_level_bumping_into_it(make_api):
+    """NetHack refuses the step ("It's solid stone.") and takes no time; a map that kept
+    the dagger's square as ground planned the same step again and again until the skill
+    gave up "blocked" on its first turn (a Valkyrie stood 1,400 turns so on Dlvl 1)."""
+    from tests.conftest import room_des
+
+    des = room_des(DAGGER_IN_ROCK, "OBJECT:(')',\"dagger\"),(8,2)", hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    start = api.last_stats.position
+    dagger = Position(start.x + 7, start.y + 1)  # drawing (8,2) from the hero's (1,1)
+    r = (await run_skill(api, "explore_level", max_search_turns=20)).result
+    assert r.data.get("error") != "It's solid stone.", r
+    assert r.stopped_reason in ("fully_explored", "search_exhausted"), r
+    assert "It's solid stone." in await message_log(api)  # it did try the dagger's square once
+    assert not (await api.get_current_level()).tile_at(dagger).is_walkable  # and the map knows it now

@@ -53,9 +53,9 @@ class MovementCommands(ApiCore):
             # corners: paths avoid such gaps while the pack stays as it is now.
             self._too_heavy_to_squeeze = True
         if "It's solid stone." in text and self._hero() == start:
-            # Remembered as open but rock (a dwarf's tunnel misread in the dark): paths
-            # kept planning through it, and every step into it failed.
-            self._level_memory().remember_terrain(there, nh_bl.GLYPH_CMAP_OFF + G.S_STONE)
+            # Remembered as open but rock (a dwarf's tunnel misread in the dark, an object
+            # embedded in rock): paths kept planning through it, and every step failed.
+            self._level_memory().remember_solid(there)
         if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
             # The hero hid the door it stands in (or the map lost it): remember it, or every
             # path would keep planning the same diagonal step (a Rogue stood 10,000 turns so).

@@ -71,10 +71,11 @@ class _Grid:
         cost = _STEP_COST[mem]
         # A creature was seen standing on a square never seen bare: it is ground.
         cost[(mem == UNEXPLORED) & level.seen] = 1
+        cost[level.solid] = 0
         # Terrain is the latest map feature seen; an item lying on it does not hide it.
         self.trap = G.IS_TRAP[ter] & (cost > 0)
         self.nodiag = G.NO_DIAGONAL[mem] | G.NO_DIAGONAL[ter]
-        self.rock = _IS_ROCK[mem] | ((mem == UNEXPLORED) & ~level.seen)
+        self.rock = _IS_ROCK[mem] | ((mem == UNEXPLORED) & ~level.seen) | level.solid
         self.passable = cost > 0
         self.walkable = self.passable & ~_IS_CLOSED_DOOR[mem]
         self.cost = _pad(cost, 0).ravel().tolist()

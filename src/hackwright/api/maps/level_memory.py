@@ -82,6 +82,9 @@ class LevelMemory:
         self.stairs_taken: set[Position] = set()
         self.stashes: set[Position] = set()
         self.looked_under = np.zeros(shape, dtype=bool)  # object squares #terrain has shown the ground of
+        # Squares a step was refused into as solid rock. Blank stone looks like unexplored
+        # ground, and an object may lie embedded in rock: neither display tells.
+        self.solid = np.zeros(shape, dtype=bool)
 
     # -- updating ---------------------------------------------------------
     def update(self, glyphs: np.ndarray, hero: Position, turn: int, *, blind: bool = False) -> None:
@@ -102,6 +105,7 @@ class LevelMemory:
             if newly_seen.any() or (store & (g != self.glyphs)).any() or (terr & (g != self.terrain)).any():
                 np.copyto(self.glyphs, g, where=store)
                 np.copyto(self.terrain, g, where=terr)
+                self.solid &= ~(terr & (g != UNEXPLORED))  # dug through since, and seen so
                 self.seen |= newly_seen
                 self._grid = None
                 self._stairs = None
@@ -141,6 +145,12 @@ class LevelMemory:
         self.seen[pos.y, pos.x] = True
         self._grid = None
         self._stairs = None
+
+    def remember_solid(self, pos: Position) -> None:
+        """Note that ``pos`` is solid rock (a step into it was refused as "solid stone"),
+        whatever the display shows there, until it is seen as another terrain."""
+        self.solid[pos.y, pos.x] = True
+        self._grid = None
 
     def record_search(self, hero: Position) -> None:
         """Count one search from ``hero``: the 8 neighbours and the hero's own square."""
