@@ -54,3 +54,15 @@ async def test_a_rangers_quiver_wields_her_bow_once_and_knows_her_arrows_from_th
     healer = make_api(room_des(ROOM), role="healer", race="human", gender="female", alignment="neutral")
     quiver = Quiver(healer)
     assert await quiver.ready() == (None, 0) and not quiver.enabled  # melee from now on
+
+
+async def test_a_wizard_may_throw_a_spare_short_sword_and_glass_as_junk_but_never_a_gray_stone_or_a_mattock(make_api):
+    extra = ("OBJECT:('*',\"worthless piece of red glass\"),(1,1)\nOBJECT:('*',\"luckstone\"),(1,1)\n"
+             "OBJECT:(')',\"dwarvish mattock\"),(1,1)\nOBJECT:(')',\"orcish short sword\"),(1,1)")
+    api = make_api(room_des(ROOM, extra), role="wizard", race="human", gender="male", alignment="neutral")
+    assert (await api.pickup()).success
+    m = await api.get_missiles()
+    assert m.best is None  # nothing made for throwing
+    junk = " ".join(i.text for i in m.junk)
+    assert "red gem" in junk and "short sword" in junk, junk  # the glass, as yet unknown
+    assert "stone" not in junk and "pick" not in junk and "quarterstaff" not in junk, junk

@@ -19,6 +19,12 @@ DAGGERS = ("dagger", "knife")
 SPEARS = ("spear", "javelin")
 
 _IN_HAND = ("weapon", "off hand")
+# Gray stones are never thrown: a loadstone will not leave the hand, and a luckstone or a
+# touchstone is worth more than a point of damage.
+_KEEP_STONES = re.compile(r"gray stone|loadstone|luckstone|touchstone")
+# Weapons that are tools too: a mattock ("broad pick" until known) digs, and is not to be
+# left behind a floating eye.
+_KEEP_WEAPONS = re.compile(r"mattock|broad pick|pick-axe")
 
 
 def _surely_not_cursed(item: Item) -> bool:
@@ -73,6 +79,19 @@ def choose_missiles(inventory: list[Item], info: Callable[[str], Optional[ItemIn
             ready = item
             break
     ranked = sorted(ammunition + thrown, key=lambda t: t[:2])
+    listed = {id(t[2]) for t in ranked} | {id(ready)}
+    junk = [i for i in inventory if id(i) not in listed and _is_junk(i)]
     return Missiles(launcher=launcher, ammunition=[t[2] for t in sorted(ammunition, key=lambda t: t[:2])],
                     thrown=[t[2] for t in sorted(thrown, key=lambda t: t[:2])], ready_launcher=ready,
-                    best=ranked[0][2] if ranked else None)
+                    best=ranked[0][2] if ranked else None, junk=junk)
+
+
+def _is_junk(item: Item) -> bool:
+    """Rocks, gems and glass, and spare weapons (not in hand, not known cursed, not a
+    digging tool): a point or two of damage a hit, when nothing better is at hand."""
+    name = (item.name or "").lower()
+    if item.equipped or item.blessed_cursed_unknown == "cursed":
+        return False
+    if item.object_class == "gem":
+        return not _KEEP_STONES.search(name)
+    return item.object_class == "weapon" and not _KEEP_WEAPONS.search(name)

@@ -173,3 +173,16 @@ async def test_an_apple_thrown_at_a_kitten_only_calms_it_and_a_samurai_with_no_f
     api = play("kitten_down_the_room", hero="samurai")
     r = (await run_skill(api, "tame_with_food")).result
     assert r.stopped_reason == "no_food" and r.actions_taken == 0 and r.data["target"] == "kitten", r
+
+
+async def test_a_wizard_with_only_rocks_kills_a_floating_eye_by_throwing_them_when_junk_is_allowed(play):
+    api = play("rocks_and_eye", hero="wizard")
+    assert (await api.pickup()).success
+    missiles = await api.get_missiles()
+    assert missiles.best is None and [i.name for i in missiles.junk if "rock" in i.name]
+    r = (await run_skill(api, "ranged_attack")).result
+    assert r.stopped_reason == "nothing_to_throw" and r.actions_taken == 0  # rocks only when asked
+    r = (await run_skill(api, "ranged_attack", throw_junk=True, max_throws=25)).result
+    assert r.stopped_reason == "target_dead" and r.data["target"] == "floating eye", r
+    log = await message_log(api)
+    assert "You kill the floating eye!" in log and not re.search(r"You are frozen|You (hit|miss) the floating eye", log)

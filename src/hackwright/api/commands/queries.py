@@ -287,8 +287,11 @@ class GameQueries(ApiCore):
         ready_launcher (a launcher in your pack, surely not cursed, with ammunition
         for it: wield() it to shoot), and best (what to fire or throw now: the
         quivered stack, else ammunition for the launcher in hand, else thrown[0];
-        None when there is nothing). Known-cursed weapons and what is in your hands
-        are never listed. Fire ``best`` with throw(best.slot, direction)."""
+        None when there is nothing), and junk (the rest that can be thrown for a
+        point or two a hit: rocks, gems and glass but never a gray stone, spare
+        weapons but never a mattock; enough for a floating eye or a gas spore in the
+        way when nothing better is at hand). Known-cursed items and what is in your
+        hands or worn are never listed. Fire ``best`` with throw(best.slot, direction)."""
         def info(name):
             try:
                 return knowledge.lookup_item(name)

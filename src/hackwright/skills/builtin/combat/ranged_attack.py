@@ -34,6 +34,7 @@ async def ranged_attack(
     reposition_steps: int = 4,
     wield_launcher: bool = False,
     spell: str = "",
+    throw_junk: bool = False,
 ) -> SkillResult:
     """Throw daggers, darts or spears, or fire the quiver, at a hostile monster in a straight line.
 
@@ -66,6 +67,9 @@ async def ranged_attack(
             Wizard's force bolt is "a"): cast it along the line instead of throwing
             while Pw lasts (5 Pw for force bolt), then throw. With a spell the hero
             needs nothing to throw.
+        throw_junk (bool, False): with no proper missile left, throw junk too
+            (get_missiles().junk: rocks, gems and glass, spare weapons), a point or
+            two a hit: enough for a floating eye or a gas spore that shuts the way.
 
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
@@ -106,8 +110,14 @@ async def ranged_attack(
         except Exception:
             return False
 
+    def pick(missiles):
+        """What to throw next: a proper missile, else (when allowed) junk."""
+        if missiles.best is not None or not throw_junk:
+            return missiles.best
+        return missiles.junk[0] if missiles.junk else None
+
     missiles = await nh.get_missiles()
-    item = missiles.best
+    item = pick(missiles)
     if item is None and wield_launcher:
         launcher = missiles.ready_launcher
         if launcher is not None:
@@ -118,7 +128,7 @@ async def ranged_attack(
                 return await finish("game_over", False)
             if res.success:
                 swapped_from.append(before.slot if before is not None and before.slot else "-")
-                item = (await nh.get_missiles()).best
+                item = pick(await nh.get_missiles())
     spell = str(spell or "").strip()[:1]
     if item is None and not (spell and start.pw >= SPELL_PW):
         return await finish("nothing_to_throw", False)
@@ -195,7 +205,7 @@ async def ranged_attack(
             if not res.success:
                 spell, res = "", None  # no such spell, or it cannot be cast: throw from now on
         if res is None:
-            item = (await nh.get_missiles()).best
+            item = pick(await nh.get_missiles())
             if item is None:
                 return await finish("out_of_ammo", False, target=current.name)
             res = await nh.fire(d) if item.equipped == "quiver" else await nh.throw(item.slot, d)
