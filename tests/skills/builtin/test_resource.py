@@ -159,3 +159,50 @@ async def test_a_chaotic_priest_bitten_to_3_hp_keeps_his_holy_water_which_would_
     r = (await run_skill(api, "cure_lycanthropy")).result
     assert r.stopped_reason == "too_hurt" and r.data["hp"] == hp and r.actions_taken == 0, r
     assert any("4 potions of holy water" in i.text for i in await api.get_inventory())
+
+
+FOUNTAIN_ROOM = ["-------------", "|...........|", "|...........|", "|...........|", "-------------"]
+FIVE_FOUNTAINS = "\n".join(f"FOUNTAIN:({x},3)" for x in (2, 4, 6, 8, 10))
+FOUR_GAIN_LEVELS = "\n".join(["OBJECT:('!',\"gain level\"),(1,1),blessed"] * 4)
+
+
+async def grow_to_xl5(api):
+    """Pick up the four blessed potions of gain level underfoot and drink them all."""
+    assert (await api.pickup()).success
+    for potion in [i.slot for i in await api.get_inventory() if i.object_class == "potion"]:
+        while any(i.slot == potion for i in await api.get_inventory()):
+            assert (await api.quaff(potion)).success
+    assert (await api.get_stats()).xp_level == 5
+
+
+async def test_a_lawful_knight_of_xl_5_dips_his_long_sword_in_the_fountains_until_it_is_excalibur(make_api):
+    from tests.conftest import room_des
+
+    api = make_api(room_des(FOUNTAIN_ROOM, FOUR_GAIN_LEVELS + "\n" + FIVE_FOUNTAINS), seed=2, role="knight")
+    r = (await run_skill(api, "dip_for_excalibur")).result
+    assert r.stopped_reason == "too_low_level" and r.actions_taken == 0 and r.data["xl"] == 1
+    await grow_to_xl5(api)
+    r = (await run_skill(api, "dip_for_excalibur")).result
+    assert r.stopped_reason == "excalibur" and r.success, r
+    assert r.data["dips"] >= 1 and "Excalibur (weapon in hand)" in r.data["sword"]
+    assert "reaches up to bless the sword" in await message_log(api)
+    again = (await run_skill(api, "dip_for_excalibur")).result
+    assert again.stopped_reason == "have_excalibur" and again.actions_taken == 0
+
+
+async def test_a_water_nymph_let_out_of_the_fountain_stops_the_dipping(make_api):
+    from tests.conftest import room_des
+
+    api = make_api(room_des(FOUNTAIN_ROOM, FOUR_GAIN_LEVELS + "\n" + FIVE_FOUNTAINS), seed=0, role="knight")
+    await grow_to_xl5(api)
+    r = (await run_skill(api, "dip_for_excalibur")).result
+    assert r.stopped_reason == "monster" and r.data["monster"] == "water nymph", r
+    assert not any("Excalibur" in i.text for i in await api.get_inventory())
+
+
+async def test_a_neutral_valkyrie_never_dips_her_long_sword(make_api):
+    from tests.conftest import room_des
+
+    api = make_api(room_des(FOUNTAIN_ROOM, FIVE_FOUNTAINS), role="valkyrie", race="human", alignment="neutral")
+    r = (await run_skill(api, "dip_for_excalibur")).result
+    assert r.stopped_reason == "not_lawful" and r.actions_taken == 0

@@ -24,7 +24,8 @@ EXPECTED = {
     "exploration": {"explore_level", "cautious_explore", "read_or_zap_to_find_way"},
     "navigation": {"go_to", "go_to_stairs", "descend"},
     "combat": {"melee_fight", "ranged_attack", "tame_with_food"},
-    "resource": {"eat_when_hungry", "pray_when_safe", "rest_until_healed", "cure_lycanthropy", "buy_protection"},
+    "resource": {"eat_when_hungry", "pray_when_safe", "rest_until_healed", "cure_lycanthropy", "buy_protection",
+                 "dip_for_excalibur"},
     "inventory": {"pickup_useful", "lighten_load", "wear_better_armor", "wield_better_weapon"},
     "escape": {"engrave_elbereth", "retreat_upstairs", "quaff_or_zap_to_survive"},
 }
