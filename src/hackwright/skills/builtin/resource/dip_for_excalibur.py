@@ -18,10 +18,6 @@ def _long_sword(inventory):
     return swords[0] if swords else None
 
 
-def _hostile_near(monsters, hero, radius):
-    return [m for m in monsters if not m.is_peaceful and not m.is_tame and m.position.steps_to(hero) <= radius]
-
-
 async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster_radius: int = 2) -> SkillResult:
     """Make the carried long sword Excalibur by dipping it into this level's fountains.
 
@@ -35,7 +31,7 @@ async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster
     on a level with the town watch: a dried fountain in Minetown angers it),
     dips until Excalibur or the fountain dries, then tries the next fountain.
     Wields Excalibur if the sword was not in hand. A hostile monster within
-    ``monster_radius`` stops it.
+    ``monster_radius`` stops it (not one as slow as a floating eye or a mold).
 
     Parameters:
         max_steps (int, 60): most steps to walk to the fountains.
@@ -60,6 +56,21 @@ async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
                            turns_elapsed=s.turn - turn0, success=success)
 
+    async def hostile_near(monsters, hero):
+        """Hostiles within ``monster_radius`` that can come at the hero: a floating eye, a
+        lichen or a mold (speed 0-1) by the fountain is no reason to stop."""
+        close = []
+        for m in monsters:
+            if m.is_peaceful or m.is_tame or m.position.steps_to(hero) > monster_radius:
+                continue
+            try:
+                if (await nh.lookup_monster(m.name)).speed <= 1:
+                    continue
+            except Exception:
+                pass  # an unknown or unseen monster counts
+            close.append(m)
+        return close
+
     inventory = await nh.get_inventory()
     if any(i.object_class == "weapon" and "Excalibur" in i.text for i in inventory):
         return await finish("have_excalibur", True)
@@ -78,7 +89,7 @@ async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster
             return await finish("game_over", False)
         hero = stats.position
         monsters = await nh.get_visible_monsters()
-        close = _hostile_near(monsters, hero, monster_radius)
+        close = await hostile_near(monsters, hero)
         if close:
             return await finish("monster", dips > 0, monster=close[0].name)
         level = await nh.get_current_level()
