@@ -178,7 +178,9 @@ async def grow_to_xl5(api):
 async def test_a_lawful_knight_of_xl_5_dips_his_long_sword_in_the_fountains_until_it_is_excalibur(make_api):
     from tests.conftest import room_des
 
-    api = make_api(room_des(FOUNTAIN_ROOM, FOUR_GAIN_LEVELS + "\n" + FIVE_FOUNTAINS), seed=2, role="knight")
+    # (a floating eye beside the fountains is no reason to stop: it hardly moves)
+    eye = "MONSTER:('e',\"floating eye\"),(3,2),hostile"
+    api = make_api(room_des(FOUNTAIN_ROOM, "\n".join([FOUR_GAIN_LEVELS, FIVE_FOUNTAINS, eye])), seed=1, role="knight")
     r = (await run_skill(api, "dip_for_excalibur")).result
     assert r.stopped_reason == "too_low_level" and r.actions_taken == 0 and r.data["xl"] == 1
     await grow_to_xl5(api)
