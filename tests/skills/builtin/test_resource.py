@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from hackwright.api import HungerState
 
+from tests.conftest import room_des
+
 from .conftest import message_log, run_skill, starve
 
 
@@ -100,8 +102,6 @@ async def test_a_hero_already_weak_rests_on_and_stops_only_when_fainting_comes(p
 async def test_a_priest_bitten_by_a_werejackal_eats_his_wolfsbane_and_is_cured(make_api):
     """Heroes with lycanthropy turned into jackals, dropped their armour and died under
     their load; a Priest carries the cure from turn 1 and keeps his prayer for later."""
-    from tests.conftest import room_des
-
     des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
                    "MONSTER:('d',\"werejackal\"),(2,1),hostile", hero=(1, 1))
     api = make_api(des, seed=5, role="priest", race="human", gender="male", alignment="neutral")
@@ -142,8 +142,6 @@ async def test_a_healer_beside_a_jackal_drinks_nothing(play):
 async def test_a_chaotic_priest_bitten_to_3_hp_keeps_his_holy_water_which_would_burn_him(make_api):
     """Holy water cures lycanthropy but burns a chaotic hero for 2d6: at 12 HP or fewer
     cure_lycanthropy will not drink it (a Priestess at 4 HP died of it)."""
-    from tests.conftest import room_des
-
     des = room_des(["-------", "|.....|", "|.....|", "|.....|", "-------"],
                    "MONSTER:('d',\"werejackal\"),(2,1),hostile", hero=(1, 1))
     api = make_api(des, seed=5, role="priest", race="human", gender="male", alignment="chaotic")
@@ -176,8 +174,6 @@ async def grow_to_xl5(api):
 
 
 async def test_a_lawful_knight_of_xl_5_dips_his_long_sword_in_the_fountains_until_it_is_excalibur(make_api):
-    from tests.conftest import room_des
-
     # (a floating eye beside the fountains is no reason to stop: it hardly moves)
     eye = "MONSTER:('e',\"floating eye\"),(3,2),hostile"
     api = make_api(room_des(FOUNTAIN_ROOM, "\n".join([FOUR_GAIN_LEVELS, FIVE_FOUNTAINS, eye])), seed=1, role="knight")
@@ -193,8 +189,6 @@ async def test_a_lawful_knight_of_xl_5_dips_his_long_sword_in_the_fountains_unti
 
 
 async def test_a_water_nymph_let_out_of_the_fountain_stops_the_dipping(make_api):
-    from tests.conftest import room_des
-
     api = make_api(room_des(FOUNTAIN_ROOM, FOUR_GAIN_LEVELS + "\n" + FIVE_FOUNTAINS), seed=0, role="knight")
     await grow_to_xl5(api)
     r = (await run_skill(api, "dip_for_excalibur")).result
@@ -203,8 +197,6 @@ async def test_a_water_nymph_let_out_of_the_fountain_stops_the_dipping(make_api)
 
 
 async def test_a_neutral_valkyrie_never_dips_her_long_sword(make_api):
-    from tests.conftest import room_des
-
     api = make_api(room_des(FOUNTAIN_ROOM, FIVE_FOUNTAINS), role="valkyrie", race="human", alignment="neutral")
     r = (await run_skill(api, "dip_for_excalibur")).result
     assert r.stopped_reason == "not_lawful" and r.actions_taken == 0

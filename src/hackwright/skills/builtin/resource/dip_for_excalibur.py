@@ -12,10 +12,7 @@ def _long_sword(inventory):
     """The one long sword carried (not a stack of them, not an artifact already), or None."""
     swords = [i for i in inventory if i.object_class == "weapon" and "long sword" in (i.name or i.text)
               and (i.quantity or 1) == 1 and "unpaid" not in i.text]
-    for s in swords:
-        if "Excalibur" in s.text:
-            return None
-    return swords[0] if swords else None
+    return None if not swords or any("Excalibur" in s.text for s in swords) else swords[0]
 
 
 async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster_radius: int = 2) -> SkillResult:
@@ -81,8 +78,12 @@ async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster
     sword = _long_sword(inventory)
     if sword is None:
         return await finish("no_long_sword", False)
+    level = await nh.get_current_level()
+    if level.town_watch:
+        return await finish("town_watch", False)
     steps = 0
     dried = set()
+    target = None  # the fountain walked to; chosen again once it dries
     while dips < max_dips:
         stats = await nh.get_stats()
         if stats.hp <= 0:
@@ -92,11 +93,7 @@ async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster
         close = await hostile_near(monsters, hero)
         if close:
             return await finish("monster", dips > 0, monster=close[0].name)
-        level = await nh.get_current_level()
-        if level.town_watch:
-            return await finish("town_watch", False)
-        here = level.tile_at(hero).feature
-        if here == "fountain" and hero not in dried:
+        if hero == target and hero not in dried:
             res = await nh.dip(sword.slot, "fountain")
             actions += 1
             dips += 1
@@ -125,15 +122,23 @@ async def dip_for_excalibur(nh, max_steps: int = 60, max_dips: int = 30, monster
             if sword is None or _long_sword([sword]) is None:
                 return await finish("no_long_sword", False)  # a nymph took it, or it is gone
             continue
-        fountains = [t.position for row in level.tiles for t in row if t.feature == "fountain"
-                     and t.position not in dried]
-        if not fountains:
-            return await finish("no_fountain", False)
-        reach = level.walk_distances(hero, max_steps - steps)
-        fountains = [p for p in fountains if p in reach]
-        if not fountains or steps >= max_steps:
+        if target is None or target in dried:
+            # (The map and the walk distances are read only when a fountain is chosen:
+            # move_to plans each step itself.)
+            level = await nh.get_current_level()
+            fountains = [t.position for row in level.tiles for t in row if t.feature == "fountain"
+                         and t.position not in dried]
+            if not fountains:
+                return await finish("no_fountain", False)
+            reach = level.walk_distances(hero, max_steps - steps)
+            fountains = [p for p in fountains if p in reach]
+            if not fountains:
+                return await finish("blocked", False)
+            target = min(fountains, key=lambda p: reach[p])
+            if hero == target:
+                continue
+        if steps >= max_steps:
             return await finish("blocked", False)
-        target = min(fountains, key=lambda p: reach[p])
         res = await nh.move_to(target)
         actions += 1
         steps += 1
