@@ -1121,3 +1121,37 @@ async def test_a_monk_who_knows_healing_explores_ready_to_cast_it_and_one_who_kn
     wizard = make_api(level("empty_room"), seed=0, role="wizard", race="human", gender="male", alignment="neutral")
     d = await decide(Autopilot(), wizard, names, await game_state(wizard))
     assert d.params.get("attack_spell") == "a" and "heal_spell" not in d.params, d
+
+
+async def test_a_hurt_hero_in_an_open_door_never_steps_on_a_slant_to_the_down_stairs(make_api):
+    """NetHack refuses a diagonal step out of a door ("You can't move diagonally out of an
+    intact doorway"): a Healer in a door pressed that step beside a kitten, turn after turn,
+    until it killed her. Stairs straight ahead are still taken."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+    from tests.conftest import room_des
+
+    rows = ["-------", "|.....|", "|.....|..", "-------"]
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    api = make_api(room_des(rows, "DOOR:open,(6,2)\nMONSTER:('a',\"soldier ant\"),(7,2),hostile,asleep",
+                            hero=(5, 2)), seed=0, role="knight", race="human", gender="male", alignment="lawful")
+    assert (await api.move("e")).success  # into the open door, the ant beyond it
+    state = await game_state(api)
+    door = state["stats"].position
+    assert state["level"].tile_at(door).feature == "open door"
+    state["stats"] = dataclasses.replace(state["stats"], hp=7, dungeon_level=4)  # in danger, not critical
+    state["level"].stairs_up = None
+
+    async def decision(stairs):
+        state["level"].stairs_down = stairs
+        pilot = Autopilot()
+        pilot.state.seen_level, pilot.state.arrived_turn = level_key_of(api.last_stats), -100
+        return await decide(pilot, api, names, state)
+
+    slant = await decision(Position(door.x - 1, door.y - 1))
+    assert not (slant.type == "direct_action" and slant.action == "y"), slant
+    straight = await decision(Position(door.x - 1, door.y))
+    assert straight.type == "direct_action" and straight.action == "h", straight

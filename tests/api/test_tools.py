@@ -105,6 +105,20 @@ async def test_a_wand_of_digging_zapped_down_drops_the_hero_to_the_next_level(ma
     assert (await api.get_stats()).dungeon_level == 2 and "Now on Dlvl 2" in r.messages[-1]
 
 
+async def test_a_valkyrie_digs_down_with_a_dwarvish_mattock_taking_off_her_shield_first(make_api):
+    # NetHack refuses a two-handed tool while a shield is worn; a Valkyrie stood 5,000
+    # turns in the Mines so, with a mattock she could not swing.
+    api = game(make_api, extra="OBJECT:(')',\"dwarvish mattock\"),(3,2)", character=VALKYRIE)
+    await api.move("e")
+    assert (await api.pickup()).success
+    assert (await api.get_equipment())["shield"] is not None
+    r = await api.dig("down")
+    assert r.success, (r.error, r.messages)
+    assert (await api.get_stats()).dungeon_level == 2
+    eq = await api.get_equipment()
+    assert eq["shield"] is None and "mattock" in eq["weapon"].text
+
+
 async def test_a_wall_nethack_calls_too_hard_fails_and_is_not_dug_at_again(make_api):
     api = game(make_api, extra="NON_DIGGABLE:(0,0,10,4)")
     assert (await api.move("e")).success

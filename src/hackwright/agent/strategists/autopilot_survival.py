@@ -348,6 +348,10 @@ def next_to_the_way_down(pilot: "Autopilot", sit: Situation) -> str:
     if down is None or not down.is_adjacent(hero) or down == hero or \
             any(m.position == down for m in sit.monsters) or not _may_go_down(pilot, sit):
         return ""
+    # Not on a slant out of (or into) a door: NetHack refuses the step, and the hero stood
+    # pressing it beside a kitten until it died. (A doorless doorway lets the step through.)
+    if down not in sit.level.walk_distances(hero, 1, no_diagonal=("open door", "closed door")):
+        return ""
     return VI_KEYS[hero.direction_to(down)]
 
 

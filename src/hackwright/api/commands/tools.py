@@ -32,6 +32,7 @@ _KEY_NAMES = {v: k for k, v in DIRECTION_KEYS.items()} | {">": "down", "<": "up"
 # autopilot's diving policy reads the pack with the same patterns.
 DIGGING_TOOL = re.compile(r"\b(pick-axe|dwarvish mattock|broad pick)\b")
 DIGGING_WAND = re.compile(r"\bwand of digging\b")
+_TWO_HANDED_DIGGER = re.compile(r"\b(dwarvish mattock|broad pick)\b")
 _CONTAINER = re.compile(r"\b(bag|sack|box|chest)\b")
 _UNLOCKER = re.compile(r"\b(key|lock pick|credit card)\b")
 _ASKS_DIRECTION = re.compile(r"\b(stethoscope|mirror|expensive camera|leash|figurine|saddle)\b")
@@ -200,7 +201,10 @@ class ToolCommands(ApiCore):
         is through and you fall to the level below; success means the level
         changed, and the last message says the new depth ("Now on Dlvl 3 ...").
         Applying the pick wields it in place of your weapon (wield the weapon
-        again with wield() before fighting).
+        again with wield() before fighting). A dwarvish mattock is two-handed:
+        a worn shield is taken off first (put it back on with wear() after
+        wielding a one-handed weapon); with no item_letter a pick-axe is
+        preferred to a mattock.
 
         With a wand as item_letter, or with no pick carried but an identified
         wand of digging, the wand is zapped instead: down it makes a hole you
@@ -250,7 +254,10 @@ class ToolCommands(ApiCore):
                 return self._fail(f"{what}; digging tools and wands you carry: "
                                   + (", ".join(f"{i.slot} ({i.text})" for i in diggers) or "none"))
         else:
-            item = next((i for i in inv if DIGGING_TOOL.search(i.text)), None) or \
+            # A pick-axe before a mattock: the mattock is two-handed, so a shield must come off for it.
+            picks = sorted((i for i in inv if DIGGING_TOOL.search(i.text)),
+                           key=lambda i: bool(_TWO_HANDED_DIGGER.search(i.text)))
+            item = next(iter(picks), None) or \
                 next((i for i in inv if i.object_class == "wand" and DIGGING_WAND.search(i.text)), None)
             if item is None:
                 return self._fail("you carry nothing to dig with: dig needs a pick-axe or a dwarvish mattock (or an "
@@ -265,6 +272,15 @@ class ToolCommands(ApiCore):
             return self._fail(why)
         if wand:
             return await self._zap_dig(item, d)
+        shield = next((i for i in inv if i.equipped == "shield"), None)
+        if shield is not None and _TWO_HANDED_DIGGER.search(item.text):
+            # NetHack will not swing a two-handed tool with a shield on the arm ("You cannot
+            # swing a two-handed weapon while wearing a shield"): the shield comes off first.
+            off = await self.take_off(shield.slot)
+            if not off.success:
+                return self._fail(f"the {item.name or item.text} is two-handed and your shield ({shield.slot} - "
+                                  f"{shield.text}) would not come off ({off.error or ' '.join(off.messages)}); "
+                                  "dig with a pick-axe or a wand of digging instead")
         return await self._pick_dig(item, d, stop_at_pit=bool(stop_at_pit))
 
     async def force_lock(self) -> ActionResult:
