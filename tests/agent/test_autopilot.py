@@ -1155,32 +1155,3 @@ async def test_a_hurt_hero_in_an_open_door_never_steps_on_a_slant_to_the_down_st
     assert not (slant.type == "direct_action" and slant.action == "y"), slant
     straight = await decision(Position(door.x - 1, door.y))
     assert straight.type == "direct_action" and straight.action == "h", straight
-
-
-async def test_a_hero_who_found_no_way_to_the_up_stairs_explores_before_climbing_again(make_api):
-    """Heroes leaving the Mines found no known way to a level's up stairs, went down again
-    instead and climbed back to the same failure for thousands of turns. Once the climb
-    has found no path, the level is explored first; once explored, the climb is asked
-    for again."""
-    import dataclasses
-
-    from hackwright.agent.strategists.autopilot import Autopilot
-    from hackwright.api import Position
-
-    api = hero_beside(make_api, "('F',\"lichen\"),(5,2),peaceful,asleep", "priest")
-    state = await game_state(api)
-    hero = state["stats"].position
-    state["stats"] = dataclasses.replace(state["stats"], branch="Gnomish Mines", level_in_branch=2, dungeon_level=5)
-    state["level"].stairs_up = Position(hero.x + 3, hero.y)
-    names = {"explore_and_fight", "explore_level", "retreat_upstairs", "descend"}
-    pilot = Autopilot()
-    key = level_key_of(state["stats"])
-    pilot.state.seen_level, pilot.state.arrived_turn = key, -100
-    first = await decide(pilot, api, names, state)
-    assert first.skill_name == "retreat_upstairs", first
-    pilot.state.up_unreachable.add(key)
-    d = await decide(pilot, api, names, state)
-    assert d.skill_name == "explore_level" and "no known way leads to the up stairs" in d.reasoning, d
-    pilot.state.explored_levels.add(key)
-    d = await decide(pilot, api, names, state)
-    assert d.skill_name == "retreat_upstairs", d

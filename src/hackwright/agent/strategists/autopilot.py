@@ -77,9 +77,6 @@ class AutopilotState:
     protection_asked_at: int = 0  # the experience level at which buy_protection last ran
     mines_hunt_start: int = -1  # game turn the hunt for a dwarf's pick in the Gnomish Mines began
     mines_hunt_over: bool = False  # the hunt ran its time or its levels: the Mines are left again
-    # Levels where retreat_upstairs found no known path to the up stairs (arrived by a hole or
-    # down the far stairs of a Mines level): explored before the climb is asked for again.
-    up_unreachable: set = field(default_factory=set)
     shed_picked: tuple = ()  # (level, x, y) of the shed-gear square already picked up from
     dwarf_piles: dict = field(default_factory=dict)  # (branch, depth, x, y, turn) of a dwarf's death -> visits
     seen_level: tuple = ()  # the level of the last decision
@@ -178,8 +175,6 @@ class Autopilot:
             s.no_food = s.asked_food
         if skill == "dig_down":
             self.dive.note_dig_result(result, self._inventory)
-        if skill == "retreat_upstairs" and result is not None and result.stopped_reason == "no_path":
-            s.up_unreachable.add(level)
         if skill == "engrave_elbereth":
             s.elbereth_at = (now.dungeon_level, now.position.x, now.position.y)
             s.elbereth_turn = turn

@@ -29,27 +29,10 @@ async def dive_or_hunt(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
                                 fit_for_dwarves=pilot.fit_for_dwarves, race=pilot._race,
                                 town_watch=sit.level.town_watch,
                                 skill_ready=sit.facts is not None and sit.facts.skill_ready)
-    if step is not None and step.skill == "retreat_upstairs":
-        found = find_the_way_up(pilot, sit, step.why)
-        if found is not None:
-            return found
     if step is not None:
         return invoke(step.skill, step.params, step.why)
     # In the Gnomish Mines without a digging tool: hunt its dwarves for one first.
     return pilot._mines_hunt(s, stats, level_key, ok)
-
-
-def find_the_way_up(pilot: "Autopilot", sit: Situation, why: str) -> Optional["AgentDecision"]:
-    """The up stairs are known but no known square leads there (the hero came up the far
-    stairs of a Mines level, or fell through a hole): explore the level once to find the
-    way before climbing is asked for again. (Asked at once, the climb failed, the hero went
-    down instead, climbed back to the same level and failed again, for thousands of turns.)"""
-    s, level_key = sit.memory, sit.level_key
-    if level_key not in s.up_unreachable or level_key in s.explored_levels or not sit.ok("explore_level"):
-        return None
-    avoid, _ = _way_down(pilot, sit)
-    return invoke("explore_level", {"fight": True, "avoid_branches": list(avoid)},
-                  f"{why}, but no known way leads to the up stairs: explore to find it")
 
 
 def _way_down(pilot: "Autopilot", sit: Situation) -> tuple[tuple[str, ...], Any]:
@@ -67,9 +50,6 @@ async def explore_and_descend(pilot: "Autopilot", sit: Situation) -> Optional["A
     # 6. explore this level, then 7. go down — one skill does both, level after level.
     avoid, way_down = _way_down(pilot, sit)
     if stats.branch in avoid and level.stairs_up is not None and ok("retreat_upstairs"):
-        found = find_the_way_up(pilot, sit, f"the {stats.branch} are no place for this hero yet")
-        if found is not None:
-            return found
         return invoke("retreat_upstairs", {"force": True},
                       f"the {stats.branch} are no place for this hero yet: back up")
     if ok("explore_and_fight") and (level_key not in s.explored_levels or way_down is not None):
