@@ -1155,3 +1155,27 @@ async def test_a_hurt_hero_in_an_open_door_never_steps_on_a_slant_to_the_down_st
     assert not (slant.type == "direct_action" and slant.action == "y"), slant
     straight = await decision(Position(door.x - 1, door.y))
     assert straight.type == "direct_action" and straight.action == "h", straight
+
+
+async def test_a_stalled_hero_beside_a_jackal_strikes_it_instead_of_searching_unless_on_elbereth(make_api):
+    """When three decisions pass with the clock standing still, time must pass: a search
+    lets the monster beside the hero bite for free, a blow may kill it. From an Elbereth
+    written on this square the hero searches (a blow would smudge it)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = hero_beside(make_api, "('d',\"jackal\"),(3,1),hostile,asleep", "knight")
+    state = await game_state(api)
+    names = {"melee_fight", "explore_and_fight", "engrave_elbereth", "rest_until_healed"}
+
+    async def fourth(pilot):
+        for _ in range(3):
+            await decide(pilot, api, names, state)
+        return await decide(pilot, api, names, state)
+
+    d = await fourth(Autopilot())
+    assert d.type == "direct_action" and d.action == "Fl" and "strike it" in d.reasoning, d
+    pilot = Autopilot()
+    stats = state["stats"]
+    pilot.state.elbereth_at = (stats.dungeon_level, stats.position.x, stats.position.y)
+    d = await fourth(pilot)
+    assert d.type == "direct_action" and d.action == "s", d

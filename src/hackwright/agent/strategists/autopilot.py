@@ -29,7 +29,7 @@ from . import autopilot_survival as survival
 from . import autopilot_upkeep as upkeep
 from . import autopilot_way_down as way_down
 from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, WEAK_ROLES, EmergencyKit, LevelKey, Situation,
-                                emergency_kit, invoke as _decision, level_key_of, press)
+                                VI_KEYS, emergency_kit, invoke as _decision, level_key_of, press)
 from .diving import DivePolicy
 
 __all__ = ["Autopilot", "AutopilotState", "EmergencyKit", "NEVER_MELEE", "PHASES", "SURVIVE"]
@@ -260,6 +260,11 @@ class Autopilot:
         s.recent_stall = len(s.recent_turns) >= 3 and s.recent_turns[-1] - s.recent_turns[-3] < 20
         if len(s.recent_turns) == 4 and len(set(s.recent_turns)) == 1:
             s.recent_turns.clear()
+            foe = self._foe_to_strike(sit)
+            if foe is not None:
+                return press("F" + VI_KEYS[sit.hero.direction_to(foe.position)],
+                             f"nothing moved for three decisions with a {foe.name} beside me: strike it "
+                             "rather than let it bite while I search")
             return press("s", "nothing moved for three decisions: search one turn so the situation changes")
 
         # A hard brake on decisions that come faster than the game moves outside a fight
@@ -269,6 +274,24 @@ class Autopilot:
                 and sit.hp_frac > 0.5 and hunger.severity < HungerState.WEAK.severity:
             s.decision_turns.clear()
             return press("20s", "25 decisions in under 50 turns: let time pass before deciding again")
+        return None
+
+    def _foe_to_strike(self, sit: Situation):
+        """The hostile beside the hero that a stalled hero strikes instead of searching (it
+        bites either way; a blow may kill it), or None: not one that must not be touched,
+        not across a door on a slant, and not from an Elbereth written on this square (a
+        blow from it smudges the engraving that keeps the others off)."""
+        s, stats = self.state, sit.stats
+        if s.elbereth_at == (stats.dungeon_level, stats.position.x, stats.position.y):
+            return None
+        if not sit.adjacent:
+            return None
+        doors = ("open door", "closed door")
+        in_door = sit.level.tile_at(sit.hero).feature in doors
+        for m in sit.adjacent:
+            if len(sit.hero.direction_to(m.position)) == 1 or not (
+                    in_door or sit.level.tile_at(m.position).feature in doors):
+                return m
         return None
 
     # Blockers whose passive harm is bounded, and the HP a hero needs to hit them: an
