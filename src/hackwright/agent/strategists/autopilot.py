@@ -29,7 +29,8 @@ from . import autopilot_survival as survival
 from . import autopilot_upkeep as upkeep
 from . import autopilot_way_down as way_down
 from .autopilot_context import (MAIN_DUNGEON, NEVER_MELEE, SURVIVE, WEAK_ROLES, EmergencyKit, LevelKey, Situation,
-                                VI_KEYS, emergency_kit, invoke as _decision, level_key_of, press)
+                                VI_KEYS, emergency_kit, invoke as _decision, level_key_of, press,
+                                slant_through_door)
 from .diving import DivePolicy
 
 __all__ = ["Autopilot", "AutopilotState", "EmergencyKit", "NEVER_MELEE", "PHASES", "SURVIVE"]
@@ -284,15 +285,7 @@ class Autopilot:
         s, stats = self.state, sit.stats
         if s.elbereth_at == (stats.dungeon_level, stats.position.x, stats.position.y):
             return None
-        if not sit.adjacent:
-            return None
-        doors = ("open door", "closed door")
-        in_door = sit.level.tile_at(sit.hero).feature in doors
-        for m in sit.adjacent:
-            if len(sit.hero.direction_to(m.position)) == 1 or not (
-                    in_door or sit.level.tile_at(m.position).feature in doors):
-                return m
-        return None
+        return next((m for m in sit.adjacent if not slant_through_door(sit.level, sit.hero, m.position)), None)
 
     # Blockers whose passive harm is bounded, and the HP a hero needs to hit them: an
     # acid blob splashes 1d8 (half the time), a yellow mold stuns, a red mold burns 4d4,

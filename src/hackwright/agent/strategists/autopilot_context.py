@@ -52,6 +52,15 @@ AMMO_FOR = {"bow": ("arrow",), "yumi": ("ya",), "crossbow": ("crossbow bolt",)}
 VI_KEYS = {"n": "k", "s": "j", "e": "l", "w": "h", "ne": "u", "nw": "y", "se": "n", "sw": "b"}
 
 
+def slant_through_door(level, frm, to) -> bool:
+    """Whether going from ``frm`` to the adjacent ``to`` is on a slant into or out of an open
+    or closed door, which NetHack refuses for a step and a blow alike (a doorless doorway
+    lets both through)."""
+    doors = ("open door", "closed door")
+    return len(frm.direction_to(to)) == 2 and (
+        level.tile_at(frm).feature in doors or level.tile_at(to).feature in doors)
+
+
 def invoke(skill: str, params: Optional[dict] = None, why: str = "") -> "AgentDecision":
     """A decision to run a library skill with these parameters."""
     from ..decisions import AgentDecision

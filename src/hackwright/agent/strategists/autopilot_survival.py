@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ...api import knowledge
 from ...api.models import Alignment, HungerState
-from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
+from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press, slant_through_door
 from .diving import is_wand
 
 if TYPE_CHECKING:
@@ -348,9 +348,9 @@ def next_to_the_way_down(pilot: "Autopilot", sit: Situation) -> str:
     if down is None or not down.is_adjacent(hero) or down == hero or \
             any(m.position == down for m in sit.monsters) or not _may_go_down(pilot, sit):
         return ""
-    # Not on a slant out of (or into) a door: NetHack refuses the step, and the hero stood
-    # pressing it beside a kitten until it died. (A doorless doorway lets the step through.)
-    if down not in sit.level.walk_distances(hero, 1, no_diagonal=("open door", "closed door")):
+    # (NetHack refuses the step on a slant through a door: a hero stood pressing it beside
+    # a kitten until it died.)
+    if slant_through_door(sit.level, hero, down):
         return ""
     return VI_KEYS[hero.direction_to(down)]
 

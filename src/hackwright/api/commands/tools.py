@@ -255,9 +255,8 @@ class ToolCommands(ApiCore):
                                   + (", ".join(f"{i.slot} ({i.text})" for i in diggers) or "none"))
         else:
             # A pick-axe before a mattock: the mattock is two-handed, so a shield must come off for it.
-            picks = sorted((i for i in inv if DIGGING_TOOL.search(i.text)),
-                           key=lambda i: bool(_TWO_HANDED_DIGGER.search(i.text)))
-            item = next(iter(picks), None) or \
+            item = min((i for i in inv if DIGGING_TOOL.search(i.text)),
+                       key=lambda i: bool(_TWO_HANDED_DIGGER.search(i.text)), default=None) or \
                 next((i for i in inv if i.object_class == "wand" and DIGGING_WAND.search(i.text)), None)
             if item is None:
                 return self._fail("you carry nothing to dig with: dig needs a pick-axe or a dwarvish mattock (or an "
