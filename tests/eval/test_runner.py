@@ -40,6 +40,7 @@ def test_random_and_autopilot_on_seeds_0_to_3_give_tables_and_a_report(tmp_path)
                          "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert "game turns per second per worker" in r.output
+    assert "all 4 played; writing report.md and report.html" in r.output, r.output  # not a silent wait
     rows = _rows(out)
     assert sorted((x["agent"], int(x["seed"])) for x in rows) == [(a, s) for a in ("autopilot", "random")
                                                                    for s in range(4)]

@@ -127,6 +127,11 @@ def eval_cmd(
         if not as_json:
             # soft_wrap: a line piped to a log keeps its whole cause of death, not 80 columns of it
             progress.console.print(summary_line(summary), markup=False, highlight=False, soft_wrap=True)
+            if done == total and cfg.report:
+                # Rendering a replay viewer per episode takes a second or more each: say so,
+                # or a long run looks hung after its last game.
+                progress.console.print(f"all {total} played; writing report.md and report.html with a replay "
+                                       "viewer per episode (--no-report skips this)", highlight=False)
 
     runner = EvalRunner(cfg, on_episode=on_episode)
     from ..replay.live import LiveWatch, watching
