@@ -173,6 +173,33 @@ async def test_in_the_gnomish_mines_a_fit_hero_hunts_dwarves_and_a_hero_with_a_p
     assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
 
 
+async def test_a_hero_with_a_pick_on_a_mines_level_whose_up_stairs_he_never_saw_digs_down_there(make_api):
+    """Climbing out of the Mines needs each level's up stairs: where they were never seen
+    (the hero fell in, or came up from below onto their other stairs), looking for them
+    costs a Mines level's fights, while digging on reaches Mines' End, Dlvl 10-13. (A
+    Wizard with a fresh pick asked to climb three times, then explored back down into
+    Minetown and died there.) Just arrived, the stairs under him count as seen."""
+    from dataclasses import replace
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(room_des(ROOM, hero=(2, 2)), seed=0, role="archeologist", race="human", gender="male",
+                   alignment="neutral")
+    state = await game_state(api)
+    state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 2
+    state["level"] = replace(state["level"], stairs_up=None)
+    names = SKILLS | {"retreat_upstairs"}
+    pilot = Autopilot()
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "retreat_upstairs", d  # arrived this turn: he stands on them
+    pilot.state.arrived_turn = state["stats"].turn - 50
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "dig_down", d
+    state["level"] = replace(state["level"], stairs_up=state["stats"].position)
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "retreat_upstairs", d
+
+
 async def test_a_hero_with_a_wand_of_digging_in_the_mines_zaps_down_where_he_stands(make_api):
     """A wand's 4-8 charges run out before the Mines end (Dlvl 10-13): climbing out first
     spends levels the charges must dig again (a Cavewoman climbed three Mines levels with

@@ -53,6 +53,20 @@ async def test_a_wizard_kills_the_newt_next_to_her_with_force_bolt_not_her_quart
     assert (await api.get_stats()).pw < pw  # 5 Pw a bolt
 
 
+async def test_a_wizard_never_force_bolts_a_newt_with_a_peaceful_mold_on_the_line_behind_it(play):
+    """A force bolt goes on past the monster it kills (a Wizard's bolt killed a gnome in a
+    shop door and went on into the shopkeeper, who killed her): with a peaceful or a pet
+    on the line beyond, the staff does the job."""
+    api = play("newt_before_peaceful_mold", hero="wizard")
+    pw = (await api.get_stats()).pw
+    await run_skill(api, "explore_and_fight", attack_spell="a", budget=60)
+    log = await message_log(api)
+    assert "You kill the newt" in log, log
+    assert "The spell" not in log and (await api.get_stats()).pw == pw, log
+    mold = [m for m in await api.get_visible_monsters() if m.name == "yellow mold"]
+    assert mold and mold[0].is_peaceful, mold
+
+
 async def test_a_ranger_with_archery_shoots_the_jackals_coming_down_the_room_with_her_bow(play):
     api = play("jackals_down_the_room", hero="ranger")
     arrows = sum(i.quantity for i in await api.get_inventory() if "arrow" in (i.name or ""))

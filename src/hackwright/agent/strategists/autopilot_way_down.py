@@ -28,7 +28,8 @@ async def dive_or_hunt(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
                                 hunger.severity >= HungerState.WEAK.severity, level_key,
                                 fit_for_dwarves=pilot.fit_for_dwarves, race=pilot._race,
                                 town_watch=sit.level.town_watch,
-                                skill_ready=sit.facts is not None and sit.facts.skill_ready)
+                                skill_ready=sit.facts is not None and sit.facts.skill_ready,
+                                stairs_up_known=sit.level.stairs_up is not None or stats.turn - s.arrived_turn <= 2)
     if step is not None:
         return invoke(step.skill, step.params, step.why)
     # In the Gnomish Mines without a digging tool: hunt its dwarves for one first.

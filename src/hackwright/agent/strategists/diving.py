@@ -107,11 +107,13 @@ class DivePolicy:
 
     def next_step(self, api, role: str, stats, inventory, monsters, ok, hp_frac: float,
                   hungry_weak: bool, level_key: tuple[str, int], fit_for_dwarves=None, race: str = "",
-                  town_watch: bool = False, skill_ready: bool = False) -> Optional[DiveStep]:
+                  town_watch: bool = False, skill_ready: bool = False,
+                  stairs_up_known: bool = True) -> Optional[DiveStep]:
         """A diving skill to run now, or None to let the autopilot's other rules decide.
         Called only when nothing is next to the hero and HP is not low. ``race``: the
         hero's and ``skill_ready`` whether a skill can be advanced (nh.get_hero());
-        ``town_watch``: the watch keeps the peace on this level."""
+        ``town_watch``: the watch keeps the peace on this level; ``stairs_up_known``: this
+        level's up stairs are on the map (or under the hero, just arrived)."""
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         fit_for_dwarves = fit_for_dwarves or (lambda st: st.xp_level >= 3)
         if skill_ready and ok("enhance_skills"):
@@ -159,7 +161,9 @@ class DivePolicy:
                 return DiveStep("get_digging_tool", params,
                                 "an unknown wand: engrave with it to see whether it digs")
             return None
-        if stats.branch == "Gnomish Mines" and not is_wand(tool) and ok("retreat_upstairs"):
+        # (Not when this level's up stairs were never seen, e.g. after a fall: looking for
+        # them costs a Mines level's fights; digging on reaches Mines' End, Dlvl 10-13.)
+        if stats.branch == "Gnomish Mines" and not is_wand(tool) and stairs_up_known and ok("retreat_upstairs"):
             # The Mines end some eight levels down and the main dungeon goes on for fifty:
             # dig there. (Not with a wand: its 4-8 charges end before the Mines do, and
             # each level climbed out is one the charges must dig again.)

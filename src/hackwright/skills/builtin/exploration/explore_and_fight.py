@@ -49,7 +49,9 @@ Parameters:
         descend, or max_depth reached), wait (search) up to this many turns for
         monsters to come, fighting them, before returning (default 0)
     attack_spell: letter of a known attack spell (a Wizard's force bolt is "a") to cast
-        at an adjacent monster instead of hitting it while Pw lasts (default "": melee)
+        at an adjacent monster instead of hitting it while Pw lasts; never with a
+        peaceful monster or a pet on the line beyond it, since a force bolt goes on
+        past what it kills (default "": melee)
     heal_spell: letter of a known healing spell (a Healer's healing is "a") to cast on
         the hero when HP is below rest_below while Pw lasts (default "")
     archery: wield the carried launcher (a bow, a yumi, a crossbow, a sling) and shoot
@@ -162,6 +164,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 if not m.is_peaceful and not m.is_tame and m.name not in NEVER_BUMP]
 
     hits = {}
+
+    def line_beyond(frm, to, reach=13):
+        """The squares of the straight line from ``frm`` through ``to``, ``reach`` long."""
+        d, p, out = frm.direction_to(to), frm, set()
+        for _ in range(reach):
+            p = p.offset(d)
+            out.add(p)
+        return out
 
     async def hit_potential(name):
         """The most damage this species can do in one of the hero's turns (0: unknown)."""
@@ -294,12 +304,17 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # corpse lands on top of the pile.
             clean_floor = not any(i.corpse_of == target.name for i in await nh.get_items_at(target.position))
             result = None
-            if attack_spell and stats.pw >= 5:
+            # A force bolt goes on past what it kills, and a missile past what it misses:
+            # never along a line with a peaceful or a pet beyond the target (a Wizard's
+            # bolt killed a gnome in a shop door and went on into the shopkeeper).
+            clear_behind = not any(
+                m.position in line_beyond(hero, target.position) for m in monsters if m.is_peaceful or m.is_tame)
+            if attack_spell and stats.pw >= 5 and clear_behind:
                 result = await nh.cast_spell(attack_spell, hero.direction_to(target.position))
                 if not result.success and not result.game_over:
                     attack_spell = ""  # no such spell (or it failed to cast): melee from now on
                     result = None
-            if result is None and archery:
+            if result is None and archery and clear_behind:
                 slot = await ammo_slot()
                 if slot is not None:
                     quiver.note_shot(hero, hero.direction_to(target.position), stats.dungeon_level)
