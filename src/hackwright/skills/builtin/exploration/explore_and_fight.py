@@ -51,7 +51,8 @@ Parameters:
     attack_spell: letter of a known attack spell (a Wizard's force bolt is "a") to cast
         at an adjacent monster instead of hitting it while Pw lasts; never with a
         peaceful monster or a pet on the line beyond it, since a force bolt goes on
-        past what it kills (default "": melee)
+        past what it kills, nor with a shopkeeper in view, since it breaks the
+        potions on his floor (default "": melee)
     heal_spell: letter of a known healing spell (a Healer's healing is "a") to cast on
         the hero when HP is below rest_below while Pw lasts (default "")
     archery: wield the carried launcher (a bow, a yumi, a crossbow, a sling) and shoot
@@ -309,7 +310,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # bolt killed a gnome in a shop door and went on into the shopkeeper).
             clear_behind = not any(
                 m.position in line_beyond(hero, target.position) for m in monsters if m.is_peaceful or m.is_tame)
-            if attack_spell and stats.pw >= 5 and clear_behind:
+            # (Nor with a shopkeeper in view: a bolt that misses breaks the potions on his
+            # floor, and he takes that for theft.)
+            keeper_near = any(m.name == "shopkeeper" and m.is_peaceful for m in monsters)
+            if attack_spell and stats.pw >= 5 and clear_behind and not keeper_near:
                 result = await nh.cast_spell(attack_spell, hero.direction_to(target.position))
                 if not result.success and not result.game_over:
                     attack_spell = ""  # no such spell (or it failed to cast): melee from now on
