@@ -305,9 +305,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # corpse lands on top of the pile.
             clean_floor = not any(i.corpse_of == target.name for i in await nh.get_items_at(target.position))
             result = None
-            # A force bolt goes on past what it kills, and a missile past what it misses:
-            # never along a line with a peaceful or a pet beyond the target (a Wizard's
-            # bolt killed a gnome in a shop door and went on into the shopkeeper).
+            # A force bolt goes on past the monster it hits (its range less 3): never cast
+            # along a line with a peaceful or a pet beyond the target (a Wizard's bolt killed
+            # a gnome in a shop door and went on into the shopkeeper); missiles keep off such
+            # lines too, to be safe.
             clear_behind = not any(
                 m.position in line_beyond(hero, target.position) for m in monsters if m.is_peaceful or m.is_tame)
             # (Nor with a shopkeeper in view: a bolt that misses breaks the potions on his
