@@ -309,8 +309,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # along a line with a peaceful or a pet beyond the target (a Wizard's bolt killed
             # a gnome in a shop door and went on into the shopkeeper); missiles keep off such
             # lines too, to be safe.
-            clear_behind = not any(
-                m.position in line_beyond(hero, target.position) for m in monsters if m.is_peaceful or m.is_tame)
+            beyond = line_beyond(hero, target.position)
+            clear_behind = not any(m.position in beyond for m in monsters if m.is_peaceful or m.is_tame)
             # (Nor with a shopkeeper in view: a bolt that misses breaks the potions on his
             # floor, and he takes that for theft.)
             keeper_near = any(m.name == "shopkeeper" and m.is_peaceful for m in monsters)
