@@ -126,6 +126,17 @@ class Position:
                 return name
         return ""
 
+    def ray_through(self, other: "Position", length: int = 13) -> list["Position"]:
+        """The ``length`` squares of the straight line from this square toward ``other``
+        (direction_to's direction), nearest first, walls not counted: where a bolt cast
+        at ``other`` may go on to (a force bolt or a wand of striking continues past the
+        monster it hits). [] for the same square."""
+        d = self.direction_to(other)
+        if not d:
+            return []
+        dx, dy = DIRECTIONS[d]
+        return [Position(self.x + dx * i, self.y + dy * i) for i in range(1, length + 1)]
+
     def offset(self, direction: str) -> "Position":
         """The neighbouring square in ``direction`` ('n', 'sw', …)."""
         d = normalize_direction(direction)

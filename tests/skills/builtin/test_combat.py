@@ -62,6 +62,19 @@ async def test_ranged_attack_says_nothing_to_throw_for_a_wizard_without_missiles
     assert r.stopped_reason == "nothing_to_throw" and r.actions_taken == 0
 
 
+async def test_a_wizard_casts_no_force_bolt_at_a_newt_with_a_peaceful_mold_on_the_line_behind_it(play):
+    """A force bolt goes on past the monster it hits: with a peaceful or a pet beyond the
+    target it is not cast (and a Wizard with nothing to throw has no shot)."""
+    api = play("newt_in_line_before_peaceful_mold", hero="wizard")
+    pw = (await api.get_stats()).pw
+    r = (await run_skill(api, "ranged_attack", target="newt", spell="a")).result
+    log = await message_log(api)
+    assert "The spell" not in log and (await api.get_stats()).pw == pw, (r, log)
+    assert r.stopped_reason == "out_of_ammo", r
+    mold = [m for m in await api.get_visible_monsters() if m.name == "yellow mold"]
+    assert mold and mold[0].is_peaceful, mold
+
+
 async def test_ranged_attack_with_no_hostile_in_line_has_no_target(play):
     api = play("item_pile")
     r = (await run_skill(api, "ranged_attack")).result  # a Valkyrie carries one spare dagger

@@ -166,14 +166,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     hits = {}
 
-    def line_beyond(frm, to, reach=13):
-        """The squares of the straight line from ``frm`` through ``to``, ``reach`` long."""
-        d, p, out = frm.direction_to(to), frm, set()
-        for _ in range(reach):
-            p = p.offset(d)
-            out.add(p)
-        return out
-
     async def hit_potential(name):
         """The most damage this species can do in one of the hero's turns (0: unknown)."""
         if name not in hits:
@@ -309,7 +301,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # along a line with a peaceful or a pet beyond the target (a Wizard's bolt killed
             # a gnome in a shop door and went on into the shopkeeper); missiles keep off such
             # lines too, to be safe.
-            beyond = line_beyond(hero, target.position)
+            beyond = set(hero.ray_through(target.position))
             clear_behind = not any(m.position in beyond for m in monsters if m.is_peaceful or m.is_tame)
             # (Nor with a shopkeeper in view: a bolt that misses breaks the potions on his
             # floor, and he takes that for theft.)
