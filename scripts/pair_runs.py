@@ -40,15 +40,18 @@ def _files(spec: str) -> list[Path]:
     return out
 
 
-def load(spec: str) -> dict[int, dict]:
-    """seed -> the autopilot's episode summary, from every episodes.jsonl in spec."""
-    games: dict[int, dict] = {}
+def _autopilot_episodes(spec: str):
+    """(episodes.jsonl path, episode summary) for every autopilot episode in spec."""
     for f in _files(spec):
         for line in filter(None, f.read_text().splitlines()):
             e = json.loads(line)
             if e.get("strategist") == "autopilot":
-                games[e["seed"]] = e
-    return games
+                yield f, e
+
+
+def load(spec: str) -> dict[int, dict]:
+    """seed -> the autopilot's episode summary, from every episodes.jsonl in spec."""
+    return {e["seed"]: e for _, e in _autopilot_episodes(spec)}
 
 
 def summary(a: dict[int, dict], b: dict[int, dict], seeds: list[int]) -> str:
@@ -71,19 +74,17 @@ def game(e: dict) -> str:
 
 
 def last_decisions(spec: str, seed: int, count: int) -> None:
-    for f in _files(spec):
-        for line in filter(None, f.read_text().splitlines()):
-            e = json.loads(line)
-            if e.get("seed") != seed or e.get("strategist") != "autopilot":
-                continue
-            conn = store_db.connect(f.parent / "runs.db")
-            rows = store_episodes.decisions_of(conn, e["episode_id"])[-count:]
-            print(f"seed {seed} {e['role']}: {game(e)}")
-            for r in rows:
-                what = r["skill_name"] or "key"
-                print(f"  T{r['turn']} {what} {(r['params'] or '')[:80]} -> {r['stopped_reason']} | "
-                      f"{(r['reasoning'] or '')[:120]}")
-            return
+    for f, e in _autopilot_episodes(spec):
+        if e.get("seed") != seed:
+            continue
+        conn = store_db.connect(f.parent / "runs.db")
+        rows = store_episodes.decisions_of(conn, e["episode_id"])[-count:]
+        print(f"seed {seed} {e['role']}: {game(e)}")
+        for r in rows:
+            what = r["skill_name"] or "key"
+            print(f"  T{r['turn']} {what} {(r['params'] or '')[:80]} -> {r['stopped_reason']} | "
+                  f"{(r['reasoning'] or '')[:120]}")
+        return
     print(f"seed {seed}: no autopilot episode in {spec}")
 
 
