@@ -1179,3 +1179,28 @@ async def test_a_stalled_hero_beside_a_jackal_strikes_it_instead_of_searching_un
     pilot.state.elbereth_at = (stats.dungeon_level, stats.position.x, stats.position.y)
     d = await fourth(pilot)
     assert d.type == "direct_action" and d.action == "s", d
+
+
+async def test_a_knight_at_a_fifth_of_his_hp_prays_as_nethack_counts_it_major_trouble(make_api):
+    """NetHack 3.6 answers a prayer for low HP at HP <= 5 or at most 1/5 of max HP at XL 1-5
+    (1/6 at XL 6-13, 1/7 from XL 14; pray.c critically_low_hp). The old 1/7 rule left a hero
+    at 8 of 40 HP fighting on with a safe prayer in hand."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    api = make_api(room_des(SMALL_ROOM, hero=(2, 1)), seed=0, role="knight", race="human",
+                   gender="male", alignment="lawful")
+    while (await api.get_stats()).turn < 110:  # past the first 100 turns: the prayer timeout is under 200
+        assert (await api.search(20)).success
+    assert await api.get_prayer_timeout() <= 200
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    state = await game_state(api)
+    state["stats"] = dataclasses.replace(state["stats"], hp=8, max_hp=40, xp_level=4)
+    assert state["stats"].hp_critical
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name == "pray_when_safe" and "critical" in d.reasoning, d
+    state["stats"] = dataclasses.replace(state["stats"], xp_level=7)  # 8 * 6 > 40: not critical at XL 7
+    d = await decide(Autopilot(), api, names, state)
+    assert d.skill_name != "pray_when_safe", d

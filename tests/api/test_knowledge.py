@@ -334,6 +334,25 @@ def test_major_trouble_means_low_hp_or_weak_from_hunger():
     assert k.major_trouble(8, 40, None, xp_level=3) and not k.major_trouble(8, 40, None)
 
 
+def test_stats_say_hp_is_critical_by_nethacks_own_rule():
+    """pray.c critically_low_hp: HP <= 5, or HP * divisor <= max HP (capped at 15 per XL),
+    the divisor 5 at XL 1-5, 6 at 6-13, 7 at 14-21."""
+    from dataclasses import replace
+
+    from hackwright.api.models import Alignment, Stats
+
+    s = Stats(hp=8, max_hp=40, pw=0, max_pw=0, ac=5, xp_level=4, xp_points=30, gold=0, strength=16,
+              dexterity=12, constitution=14, intelligence=10, wisdom=10, charisma=10,
+              hunger=HungerState.NOT_HUNGRY, encumbrance="Unencumbered", alignment=Alignment.LAWFUL,
+              dungeon_level=5, turn=900)
+    assert s.hp_critical  # 8 * 5 <= 40
+    assert not replace(s, hp=9).hp_critical
+    assert not replace(s, xp_level=7).hp_critical and replace(s, xp_level=7, hp=6).hp_critical  # 1/6
+    assert replace(s, hp=5, max_hp=200).hp_critical  # 5 HP is always critical
+    assert replace(s, xp_level=1, hp=3, max_hp=60).hp_critical  # max HP counts 15 per XL: 3 * 5 <= 15
+    assert not replace(s, xp_level=1, hp=6, max_hp=60).hp_critical
+
+
 def test_a_starving_hero_eats_a_fresh_little_dog_or_kobold_but_never_a_cockatrice_or_old_meat():
     """Heroes fainted to death beside the corpse of the little dog they had just killed."""
     priest = k.eater_for("human", "Priest")

@@ -111,7 +111,7 @@ async def stand_there(nh):
         out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp",)))
         s = await api.get_stats()
         assert out.result.stopped_reason == "interrupted:very_low_hp", out.result
-        assert 0 < s.hp and (s.hp <= 5 or s.hp * 7 <= s.max_hp) and not api.game_over
+        assert 0 < s.hp and s.hp_critical and not api.game_over
     finally:
         runner.close()
         api.close()

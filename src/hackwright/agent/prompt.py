@@ -57,7 +57,7 @@ Standing advice (each of these has killed agents before):
   or anything poisonous/acidic without resistance. Use nh.is_safe_to_eat(name, turns_old).
 - Never melee a floating eye (its passive paralysis gets you killed); never touch a cockatrice.
 - Do not attack peaceful monsters (shopkeepers, watchmen, priests); walk around them.
-- Pray only when in real trouble (HP below 1/7 of max or at most 5, Weak from hunger) and
+- Pray only when in real trouble (stats.hp_critical: HP ≤ 5 or ≤ 1/5 of max, 1/6 from XL 6; Weak) and
   when nh.get_prayer_timeout() says it is safe; praying too often angers your god.
 - When a plan fails twice, change the plan instead of repeating it.
 """
@@ -92,8 +92,8 @@ E) Read the code of a library skill (built-in or yours) to adapt it: {"action": 
    (the code appears in the next prompt; takes no game time)
 Prefer A; write B when no skill fits. A created skill that succeeds is saved for later use.
 Triggers (events that stop a skill at the next action): monster, low_hp, hunger, level_change,
-teleport, items, engulfed, message. Every skill also stops at very_low_hp (HP ≤ 5 or ≤ 1/7 of
-max, where a prayer heals) and at deadly (food poisoning, illness, stoning, sliming,
+teleport, items, engulfed, message. Every skill also stops at very_low_hp (stats.hp_critical: HP ≤ 5 or
+≤ 1/5 of max, where a prayer heals) and at deadly (food poisoning, illness, stoning, sliming,
 strangling), so that you can decide whether to pray.
 """
 

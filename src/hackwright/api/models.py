@@ -198,6 +198,25 @@ class Stats:
         """hp / max_hp (0.0 when max_hp is 0)."""
         return self.hp / self.max_hp if self.max_hp > 0 else 0.0
 
+    @property
+    def hp_critical(self) -> bool:
+        """Whether HP is low enough that a prayer counts it as major trouble (and heals it
+        when the prayer timeout is at most 200): HP at most 5, or at most 1/5 of max HP at
+        XL 1-5, 1/6 at XL 6-13, 1/7 at XL 14-21 (max HP counted up to 15 per XL)."""
+        return critically_low_hp(self.hp, self.max_hp, self.xp_level)
+
+
+def critically_low_hp(hp: int, max_hp: int, xp_level: int) -> bool:
+    """NetHack 3.6's critically_low_hp (pray.c): HP <= 5, or HP * divisor <= max HP, with
+    max HP capped at 15 per experience level and the divisor growing with the hero's rank
+    (5 at XL 1-5, 6 at 6-13, 7 at 14-21, 8 at 22-29, 9 at 30)."""
+    if max_hp <= 0:
+        return False
+    xl = max(1, xp_level)
+    cap = min(max_hp, 15 * xl)
+    divisor = 5 if xl <= 5 else 6 if xl <= 13 else 7 if xl <= 21 else 8 if xl <= 29 else 9
+    return hp <= 5 or hp * divisor <= cap
+
 
 class _DictAccess:
     """Lets a dataclass also be read like the dict the spec promises."""

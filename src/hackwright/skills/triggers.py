@@ -7,7 +7,7 @@ runs. After every action it compares the game with what it saw last and emits
 =============  ===============================================================
 monster        a hostile monster came into view (one not in view before)
 low_hp         HP fell below the threshold (default half of max)
-very_low_hp    HP fell to where a prayer heals it (≤ 5, or ≤ 1/7 of max); the
+very_low_hp    HP fell to where a prayer heals it (Stats.hp_critical: ≤ 5, or ≤ 1/5 of max); the
                agent loop stops every skill on it, so the strategist can pray
 deadly         a condition that kills within turns began (food poisoning,
                illness, stoning, sliming, strangling); stops every skill too
@@ -39,6 +39,7 @@ from nle import nethack as nh
 
 from ..api import glyphs as G
 from ..api import observe
+from ..api.models import critically_low_hp
 from ..api.models import GameEvent, Position
 
 EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "deadly", "hunger", "level_change", "teleport", "items", "engulfed", "message")
@@ -119,7 +120,8 @@ class EventMonitor:
         return _Seen(
             hostiles=hostiles,
             hp_low=hpmax > 0 and hp < hpmax * self.config.hp_threshold,
-            hp_critical=hpmax > 0 and (hp <= 5 or hp * 7 <= hpmax),  # NetHack's "major trouble" for prayer
+            # NetHack's "major trouble" for prayer (Stats.hp_critical)
+            hp_critical=critically_low_hp(hp, hpmax, int(bl[nh.NLE_BL_XP])),
             deadly=int(bl[nh.NLE_BL_CONDITION]) & _DEADLY_MASK,
             hunger=int(bl[nh.NLE_BL_HUNGER]),
             level=(int(bl[nh.NLE_BL_DNUM]), int(bl[nh.NLE_BL_DLEVEL])),

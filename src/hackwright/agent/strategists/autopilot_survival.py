@@ -93,7 +93,7 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     if hunger.severity >= HungerState.WEAK.severity and timeout <= 200 and ok("pray_when_safe") and (
             adjacent or not any(i.object_class == "food" for i in inventory)):
         return invoke("pray_when_safe", {}, f"{hunger.value} with a fight at hand or no food: pray")
-    major = stats.hp <= 5 or stats.hp * 7 <= stats.max_hp
+    major = stats.hp_critical  # (NetHack's own rule: 1/5 of max HP at XL 1-5, 1/6 from XL 6)
     if major and timeout <= 200 and ok("pray_when_safe"):
         return invoke("pray_when_safe", {}, "HP is critical and prayer should be safe")
     # A wand of digging zapped down: a hole in one turn, and the hero falls away from all

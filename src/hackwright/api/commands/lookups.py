@@ -111,7 +111,8 @@ class Lookups(ApiCore):
         lowers it by one a turn; a successful prayer resets it to a random value
         (median about 350, but often far more), so after a prayer this assumes
         1000. 0 means praying is likely safe even without trouble; with major
-        trouble (HP below 1/7 of max or ≤ 5, Weak from hunger) ≤ 200 is enough,
+        trouble (Stats.hp_critical: HP ≤ 5 or ≤ 1/5 of max at XL 1-5, 1/6 at XL
+        6-13; Weak from hunger) ≤ 200 is enough,
         with minor trouble (Hungry, Blind, Stunned, Confused) ≤ 100. pray()
         refuses to pray when this says it is too soon, unless force=True.
         """

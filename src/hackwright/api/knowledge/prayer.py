@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from typing import Iterable, Optional, Union
 
-from ..models import HungerState
+from ..models import HungerState, critically_low_hp
 
 _TROUBLE_LIMITS = {"major": 200, "minor": 100, "none": 0}
 
@@ -174,9 +174,7 @@ def major_trouble(
         return True
     if xp_level is None:
         return hp * 7 <= max_hp
-    cap = min(max_hp, 15 * max(1, xp_level))
-    divisor = 5 if xp_level <= 5 else 6 if xp_level <= 13 else 7 if xp_level <= 21 else 8 if xp_level <= 29 else 9
-    return hp * divisor <= cap
+    return critically_low_hp(hp, max_hp, xp_level)
 
 
 # Minor troubles the status line shows (pray.c also counts being punished, fumbling,

@@ -8,7 +8,7 @@ MINOR_EFFECTS = ("Blind", "Stunned", "Confused", "Hallucinating")
 def _trouble(stats, effects):
     """('major' | 'minor' | 'none', reasons)."""
     major, minor = [], []
-    if stats.max_hp > 0 and (stats.hp <= 5 or stats.hp * 7 <= stats.max_hp):
+    if stats.hp_critical:
         major.append(f"low HP {stats.hp}/{stats.max_hp}")
     if stats.hunger.severity >= HungerState.WEAK.severity:
         major.append(stats.hunger.value)
@@ -26,7 +26,8 @@ def _trouble(stats, effects):
 async def pray_when_safe(nh, allow_minor: bool = False, max_timeout: int = 200) -> SkillResult:
     """Pray, but only when in trouble and the prayer timeout allows it.
 
-    Major trouble: HP below 1/7 of max or at most 5, Weak or Fainting from hunger,
+    Major trouble: HP critical (stats.hp_critical: at most 5, or at most 1/5 of max
+    HP at XL 1-5, 1/6 at XL 6-13, 1/7 at XL 14-21), Weak or Fainting from hunger,
     turning to stone, slimed, strangled, food poisoned, ill or lycanthropic — prayed for when
     nh.get_prayer_timeout() is at most 200. Minor trouble (Hungry, Blind, Stunned,
     Confused, Hallucinating) only with `allow_minor` and a timeout of at most 100.
