@@ -152,3 +152,12 @@ async def test_a_known_squeaky_board_in_the_only_gap_does_not_end_the_exploring(
     out = await run_skill(api, "explore_and_fight", budget=300)
     assert out.result.stopped_reason == "level_done", out.result
     assert (await api.get_current_level()).stairs_down == spot(api, 19, 3)
+
+
+async def test_a_hero_walking_to_gold_past_a_mold_in_view_gives_it_up_and_goes_down(play):
+    """A mold in view pauses the walk to gold, and the walk to the stairs undoes each step:
+    a Healer stepped to and fro between the two for 3,000 turns. Gold is given up on the
+    level and the hero goes down."""
+    api = play("gold_past_a_mold")
+    out = await run_skill(api, "explore_and_fight", descend=True, max_depth=2, budget=160)
+    assert out.result.data["levels_descended"] == 1, out.result

@@ -143,6 +143,11 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     gold_tried = set()  # (x, y, depth) of gold piles already walked to (or found unreachable)
     gold_target = None
     gold_look = 0
+    # The hero's squares at its last steps toward gold: a walk that keeps coming back to the
+    # same few squares (a monster in view pauses it, and the walk to the stairs undoes each
+    # step) gives up gold on this level. A Healer stepped to and fro so for 3,000 turns.
+    gold_trail = []
+    gold_given_up = False
     trail = []  # the hero's squares at the last exploring steps, to notice walking to and fro
     frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
     unreachable = set()  # frontiers of this level every walk to failed: look elsewhere
@@ -233,6 +238,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             seen_piles.clear()
             gold_target = None
             trail.clear()
+            gold_trail.clear()
+            gold_given_up = False
             frontiers_hopeless = False
             unreachable.clear()
             kicks = stuck = 0
@@ -445,7 +452,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         last_pos = hero
         look_here = False
         gold_look = (gold_look + 1) % 8
-        if pick_up and not hostile:
+        if pick_up and not hostile and not gold_given_up:
             # Gold in view is score for a few steps: fetch it before exploring on. (Looked
             # for every 8th step: the search reads the whole level, and gold does not run.)
             if gold_target is None and (gold_look == 1 or quiver.shot_squares):
@@ -462,6 +469,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                     if gold != hero and len(await nh.find_path(gold)) <= 40:
                         gold_target = gold
             if gold_target is not None and gold_target != hero:
+                gold_trail = (gold_trail + [hero])[-40:]
+                if len(gold_trail) == 40 and len(set(gold_trail)) <= 6:
+                    gold_target, gold_given_up = None, True
+                    continue
                 res = await nh.move_to(gold_target)
                 actions += 1
                 if res.game_over:
