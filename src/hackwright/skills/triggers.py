@@ -7,8 +7,9 @@ runs. After every action it compares the game with what it saw last and emits
 =============  ===============================================================
 monster        a hostile monster came into view (one not in view before)
 low_hp         HP fell below the threshold (default half of max)
-very_low_hp    HP fell to where a prayer heals it (Stats.hp_critical: ≤ 5, or ≤ 1/5 of max); the
-               agent loop stops every skill on it, so the strategist can pray
+very_low_hp    HP fell to where a prayer heals it (Stats.hp_critical: ≤ 5, or
+               ≤ 1/5 of max at XL 1-5); the agent loop stops every skill on
+               it, so the strategist can pray
 deadly         a condition that kills within turns began (food poisoning,
                illness, stoning, sliming, strangling); stops every skill too
 hunger         the hunger state got worse (Hungry, Weak, Fainting …)
@@ -39,8 +40,7 @@ from nle import nethack as nh
 
 from ..api import glyphs as G
 from ..api import observe
-from ..api.models import critically_low_hp
-from ..api.models import GameEvent, Position
+from ..api.models import GameEvent, Position, critically_low_hp
 
 EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "deadly", "hunger", "level_change", "teleport", "items", "engulfed", "message")
 _DEADLY_NAMES = ((nh.BL_MASK_FOODPOIS, "Food poisoned"), (nh.BL_MASK_TERMILL, "Ill"), (nh.BL_MASK_STONE, "Stoned"),
