@@ -26,9 +26,10 @@ class SpecialCommands(ApiCore):
 
         A prayer works when the prayer timeout (see get_prayer_timeout) is 0, or
         at most 100 with minor trouble (Hungry, Blind, Stunned, Confused,
-        Hallucinating), or at most 200 with major trouble (Stats.hp_critical: HP at most 5
-        or at most 1/5 of max at XL 1-5, 1/6 at XL 6-13, 1/7 from XL 14; Weak or Fainting, Stoned, Slimed, Strangled, Food
-        poisoned, Ill, Lycanthropy); then your god fixes the worst trouble
+        Hallucinating), or at most 200 with major trouble (Stats.hp_critical: HP
+        at most 5 or at most 1/5 of max at XL 1-5, 1/6 at XL 6-13, 1/7 from XL
+        14; Weak or Fainting, Stoned, Slimed, Strangled, Food poisoned, Ill,
+        Lycanthropy); then your god fixes the worst trouble
         (HP restored, hunger reset, the illness cured). Praying sooner angers
         your god: Luck falls, and each further prayer brings worse punishment,
         up to death. So unless ``force`` is True, a prayer the clock says is too
