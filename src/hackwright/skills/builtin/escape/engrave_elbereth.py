@@ -12,9 +12,12 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
     Most monsters will not attack in melee a hero standing on "Elbereth" and flee
     instead; humans (@), minotaurs, shopkeepers, guards and priests ignore it. A
     dust engraving is often smudged as it is written ("Elbcreth" protects nobody),
-    so the skill reads it back (':') and engraves again until it is right, and
-    re-checks it while waiting. It never attacks from the square (fighting erases
-    the engraving). With `rest_to` it also stays until HP is back to that fraction.
+    so the skill reads it back (':') and engraves again until it is right. It
+    also wears away while it frightens a monster beside the hero, so the skill
+    reads it back every turn a hostile stands beside him (every eighth turn
+    otherwise) and writes it again once it no longer reads Elbereth. It never
+    attacks from the square (fighting erases the engraving). With `rest_to` it
+    also stays until HP is back to that fraction.
 
     Parameters:
         max_turns (int, 40): most turns to stand there.
@@ -106,7 +109,10 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
                 return await finish("healed", True)
             else:
                 return await finish("safe", True)
-        if waited % 8 == 7 or hits:
+        # A dust Elbereth wears away as it frightens a monster beside the hero, and the
+        # monster bites once it no longer reads right: with one beside him, read it each
+        # turn (reading takes no game time).
+        if waited % 8 == 7 or hits or near:
             read = await read_back()
             if read.strip().lower() != "elbereth":
                 outcome = await engrave()
