@@ -117,8 +117,8 @@ async def test_engrave_elbereth_stops_when_a_gnome_lord_zaps_a_wand_at_the_hero(
 async def test_a_tourist_resting_on_elbereth_beside_a_dingo_writes_it_again_as_it_wears_away(play):
     """A monster frightened off by a dust Elbereth wears it away ("Elbe?eth") and bites
     the turn after. Read back only every eighth turn, the engraving failed a resting
-    Tourist beside a dingo, which bit her to death; read back each turn a hostile stands
-    beside her, it is written again before the dingo can bite."""
+    Tourist beside a dingo, which bit him to death; read back each turn a hostile stands
+    beside him, it is written again before the dingo can bite."""
     api = play("dingo_in_a_closet", hero="tourist", seed=3)
     r = (await run_skill(api, "engrave_elbereth", rest_to=2.0, max_turns=80)).result
     assert r.stopped_reason == "budget" and not api.game_over, r
