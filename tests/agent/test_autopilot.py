@@ -776,6 +776,34 @@ async def test_a_gnome_lord_that_zaps_a_wand_is_closed_in_on_not_waited_out_on_e
     assert d.skill_name == "melee_fight" and d.params["hp_threshold"] == 0.0, d
 
 
+async def test_a_hurt_hero_shot_at_closes_in_on_a_gnome_but_steps_out_of_a_soldiers_line(make_api):
+    """Elbereth and rest stop no missile: a gnome lord backed off from an Elbereth and shot a
+    resting Priestess dead with his crossbow. Hurt and shot at, a Valkyrie closes in on a
+    gnome (a cheap fight) but steps out of the line of a soldier's arrows, to a square he
+    has no clear shot at, rather than fight him."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    for shooter, closes_in in (("('G',\"gnome\")", True), ("('@',\"soldier\")", False)):
+        des = room_des(["---------", "|.......|", "|.......|", "|.......|", "---------"],
+                       f"MONSTER:{shooter},(5,2),hostile,asleep", hero=(1, 2))
+        api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+        names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+        state = await game_state(api)
+        name = state["monsters"][0].name
+        state["stats"] = dataclasses.replace(state["stats"], hp=state["stats"].max_hp // 2 - 1)  # hurt
+        d = await decide(Autopilot(), api, names, state)
+        assert d.skill_name == "engrave_elbereth", d  # not shot at: rest on Elbereth
+        api._note_messages([f"The {name} shoots 2 arrows!  You are hit by the 1st arrow."])
+        d = await decide(Autopilot(), api, names, state)
+        if closes_in:
+            assert d.skill_name == "melee_fight" and d.params["target"] == name, (name, d)
+        else:
+            assert d.type == "direct_action" and d.action in "ykub" and "out of its line" in d.reasoning, (name, d)
+
+
 async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_not_engraves(make_api):
     """No engraving can be made on stairs (Elbereth there came back "cannot_engrave" while
     the monster went on biting); the way down is one move, and a diver wants to go there."""

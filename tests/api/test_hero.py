@@ -1,4 +1,4 @@
-"""Scenarios for get_hero and recent_zappers: what earlier messages told about the hero
+"""Scenarios for get_hero, recent_zappers and recent_shooters: what earlier messages told about the hero
 and the monsters around it, read as typed answers on real games."""
 
 from __future__ import annotations
@@ -68,6 +68,23 @@ async def test_a_gnome_lord_kept_off_by_elbereth_zaps_his_wand_and_is_named_a_re
     assert await api.recent_zappers(0) == ["gnome lord"]  # this very turn
     with pytest.raises(ValueError, match="whole number"):
         await api.recent_zappers("thirty")
+
+
+async def test_a_gnome_lord_kept_off_by_elbereth_shoots_from_afar_and_is_named_a_recent_shooter(make_api):
+    api = make_api((LEVELS / "gnome_lord_with_crossbow.des").read_text(), role="valkyrie", race="human",
+                   gender="female", alignment="neutral")
+    assert await api.recent_shooters() == []
+    assert (await api.engrave("Elbereth")).success  # he cannot come to blows: he shoots
+    shot = False
+    for _ in range(40):
+        res = await api.search()
+        if any("shoots" in m for m in res.messages):
+            shot = True
+            break
+    assert shot, await api.get_messages(10)
+    assert await api.recent_shooters(30) == ["gnome lord"] and await api.recent_zappers() == []
+    with pytest.raises(ValueError, match="whole number"):
+        await api.recent_shooters(2.5)
 
 
 async def test_a_level_where_the_town_watch_stands_says_so_and_a_plain_room_does_not(make_api):

@@ -37,6 +37,7 @@ QUERIES = (
     "reveal_terrain",
     "recent_kills",
     "recent_zappers",
+    "recent_shooters",
     "corpse_age",
     "pile_seen_turn",
     "shed_gear_spot",

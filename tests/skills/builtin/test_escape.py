@@ -123,3 +123,13 @@ async def test_a_tourist_resting_on_elbereth_beside_a_dingo_writes_it_again_as_i
     r = (await run_skill(api, "engrave_elbereth", rest_to=2.0, max_turns=80)).result
     assert r.stopped_reason == "budget" and not api.game_over, r
     assert (await message_log(api)).count("You write in the dust") >= 2
+
+
+async def test_a_valkyrie_resting_on_elbereth_stops_when_a_gnome_lord_shoots_her_from_afar(play):
+    """A gnome lord frightened off by Elbereth backs away and shoots: resting on in his
+    line of fire, a Valkyrie was shot dead on a perfect Elbereth. The skill hands back
+    on the first missile that hurts her, with her alive to close in on him."""
+    api = play("gnome_lord_with_crossbow")
+    r = (await run_skill(api, "engrave_elbereth", rest_to=2.0, max_turns=80)).result
+    assert r.stopped_reason == "shot" and not api.game_over, r
+    assert "shoots" in r.data["message"] and await api.recent_shooters() == ["gnome lord"]

@@ -504,6 +504,7 @@ class Autopilot:
 PHASES = (
     survival.cure_or_unburden,
     survival.save_a_dying_hero,
+    survival.out_of_the_line_of_fire,
     survival.escape_danger,
     fight.fight_adjacent,
     upkeep.heal_and_eat,

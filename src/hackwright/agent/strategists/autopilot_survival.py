@@ -2,7 +2,8 @@
 
 Deadly conditions and lycanthropy are cured, a crushing load is dropped, and a
 dying hero prays, drinks, zaps, engraves Elbereth or walks away, in that order of
-preference as the prayer clock, the pack and the monsters beside it allow. Stairs
+preference as the prayer clock, the pack and the monsters beside it allow; a hurt
+hero shot at from afar closes in on the shooter or steps out of its line. Stairs
 under the hero or a step away are the surest way out: only NetHack's stalkers follow
 across levels, and the level left behind stands still until the hero comes back. A
 hero merely in danger beside one monster a blow or two kills strikes it instead. Each
@@ -157,6 +158,40 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
                                       "approach_radius": 6},
                       f"HP is critical and the {weak_zappers[0].name} zaps a wand at me: "
                       "it is weak, kill it before the next zap")
+    return None
+
+
+async def out_of_the_line_of_fire(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Hurt, with nothing beside the hero, and shot at from afar in the last few turns
+    (arrows, crossbow bolts, daggers, spat venom, a breath: nh.recent_shooters): Elbereth
+    and rest stop none of it, and a gnome lord that backed off from an Elbereth shot a
+    resting Priestess dead. A shooter whose whole fight is cheap is closed in on; else
+    the hero steps to a neighbouring square that no shooter has a clear line to."""
+    api, stats, hero, level, ok = sit.api, sit.stats, sit.hero, sit.level, sit.ok
+    if sit.adjacent or sit.hp_frac >= 0.5 or stats.hp_critical:
+        return None
+    shot = await api.recent_shooters(5)
+    shooters = [m for m in sit.hostile if m.name in shot and 1 < m.position.steps_to(hero) <= 8]
+    if not shooters:
+        return None
+    for m in shooters:
+        odds = await api.fight_odds(m)
+        if odds.favourable and ok("melee_fight"):
+            return invoke("melee_fight", {"target": m.name, "hp_threshold": 0.2, "approach_radius": 8},
+                          f"the {m.name} shoots at me, which neither Elbereth nor rest stops, and its "
+                          f"fight likely costs me {odds.expected_damage:.0f} HP: close in and kill it")
+    taken = [m.position for m in sit.monsters]
+    for direction, key in VI_KEYS.items():
+        to = hero.offset(direction)
+        if not (0 <= to.y < len(level.tiles) and 0 <= to.x < len(level.tiles[0])):
+            continue
+        tile = level.tile_at(to)
+        if not tile.is_walkable or tile.has_trap or to in taken or slant_through_door(level, hero, to) or \
+                any(to.is_adjacent(m.position) for m in sit.hostile):
+            continue
+        if not any(level.line_of_fire(m.position, to, taken, 8) for m in shooters):
+            return press(key, f"the {shooters[0].name} shoots at me, which neither Elbereth nor rest stops: "
+                              "step out of its line")
     return None
 
 

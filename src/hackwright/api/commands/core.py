@@ -69,6 +69,11 @@ _HITS_HERO = re.compile(r"\bThe ([a-z][a-z -]*?) (?:bites|hits|kicks|claws|scrat
 # A monster using a wand: "The gnome lord zaps a brass wand!" (then striking, sleep, cold...).
 _ZAPS = re.compile(r"\bThe ([a-z][a-z -]*?) zaps (?:an? |the )?[a-z -]*?wand")
 
+# A monster's attack from a distance (mthrowu.c, mcastu.c breamu): "The gnome lord shoots 2
+# crossbow bolts!", "The hill orc throws an orcish dagger!", "The cobra spits venom!", "The
+# winter wolf cub breathes frost!". Elbereth stops none of them.
+_SHOOTS = re.compile(r"\bThe ([a-z][a-z -]*?) (?:shoots|throws|spits|breathes) ")
+
 # What an angry god says or does (pray.c angrygods, godwrath, gods_upset): any of
 # these means the prayer came too soon or with bad Luck, the god is now angry and
 # every further prayer makes it worse (lost levels, cursed items, minions, lightning).
@@ -149,6 +154,7 @@ class ApiCore:
         self._shop_levels = set()
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
         self._zappers: dict[str, int] = {}  # species -> last turn one zapped a wand in view
+        self._shooters: dict[str, int] = {}  # species -> last turn one shot, threw, spat or breathed in view
         self._cache.clear()
         self._cache_step = -1
         self._mem_step = -1
@@ -427,6 +433,8 @@ class ApiCore:
         for m in messages:
             for name in _ZAPS.findall(m):
                 self._zappers[name.lower()] = self._stats_now().turn
+            for name in _SHOOTS.findall(m):
+                self._shooters[name.lower()] = self._stats_now().turn
 
     def _note_turned_pets(self, messages: list[str]) -> None:
         """A pet never attacks the hero, and the game calls it "your kitten". "The kitten

@@ -78,6 +78,19 @@ class WitnessedEvents(ApiCore):
         recent = sorted(((t, name) for name, t in self._zappers.items() if now - t <= turns), reverse=True)
         return [name for _, name in recent]
 
+    async def recent_shooters(self, turns: int = 30) -> list[str]:
+        """Species seen attacking from a distance in the last ``turns`` turns, latest first
+        (no game time): shooting or throwing missiles ("The gnome lord shoots 2 crossbow
+        bolts!", "The hill orc throws an orcish dagger!"), spitting venom or breathing
+        (frost, fire...). Wands are in recent_zappers. Elbereth stops none of these, and
+        resting on it in the line of fire is how heroes die to crossbow bolts: close in
+        and kill the shooter, or get out of its line."""
+        if not isinstance(turns, int) or isinstance(turns, bool):
+            raise ValueError(f"turns must be a whole number of game turns, not {turns!r}")
+        now = self._stats_now().turn
+        recent = sorted(((t, name) for name, t in self._shooters.items() if now - t <= turns), reverse=True)
+        return [name for _, name in recent]
+
     async def corpse_age(self, position: Position, species: Optional[str] = None) -> Optional[int]:
         """How many turns ago the monster whose corpse lies at ``position`` on the current
         level died, when the hero saw it die there (see recent_kills); with ``species``

@@ -4,6 +4,9 @@ CATEGORY = "escape"
 TRIGGERS = ("engulfed", "level_change")
 
 ZAPPED = re.compile(r"\bzaps (?:a|an|the|his|her|its) ")
+# Hurt from a distance: an arrow, bolt, dagger or dart ("You are hit by the 2nd crossbow
+# bolt"), venom spat or a breath ("The winter wolf cub breathes frost!").
+SHOT = re.compile(r"\b(?:shoots|throws|spits|breathes) |\bYou are hit by ")
 
 
 async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_attempts: int = 5) -> SkillResult:
@@ -27,7 +30,10 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
     Stopped reasons: "safe" (success: no hostile adjacent any more), "healed"
     (success, with rest_to), "useless" (every adjacent hostile ignores Elbereth),
     "ignored" (the hero keeps being hit on the square), "zapped" (a monster's wand
-    hit the hero: Elbereth does not stop wands, so close in or get out of line), "hungry" (grown Weak from
+    hit the hero: Elbereth does not stop wands, so close in or get out of line), "shot"
+    (an arrow, bolt, dagger or dart, spat venom or a breath hurt the hero: Elbereth
+    stops no attack from a distance either; nh.recent_shooters() names who; data.message
+    has what was said), "hungry" (grown Weak from
     hunger while resting with rest_to: eat or pray first), "cannot_engrave"
     (levitating, engulfed, or the text never came out right), "budget", "game_over".
     """
@@ -128,4 +134,8 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
             # (A gnome lord zapped a resting Barbarian from 50 HP to 8, then to death three
             # turns later, while he stood on a perfect Elbereth.)
             return await finish("zapped", False, message=said[:120])
+        if SHOT.search(said) and (await nh.get_stats()).hp < stats.hp:
+            # (A gnome lord backed off from the word and shot a resting Priestess dead
+            # with his crossbow: resting on in his line of fire is no rest.)
+            return await finish("shot", False, message=said[:120])
     return await finish("budget", False)
