@@ -983,6 +983,34 @@ async def test_a_hurt_knight_walks_away_from_a_slow_rothe_but_not_with_a_soldier
         assert (d.skill_name == "retreat_upstairs") == walks, (slow, others, d)
 
 
+async def test_a_hurt_knight_walks_away_from_a_rothe_only_when_it_does_not_stand_in_the_one_gap_on_the_way(make_api):
+    """The walk to the up stairs must start out of the slow monster's reach and go round
+    it: a rothe in the only gap between the hero and the stairs is passed within its
+    reach, though as the crow flies it stands farther from the stairs than he does (a
+    Tourist walked past a kobold lord in a room's only door and died of the blow)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+    from tests.conftest import room_des
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    # Iron bars (F) wall off a strip on the left that only the top row reaches, and let the
+    # hero see into it; the up stairs are at the strip's bottom.
+    rows = ["------------", "|..........|"] + ["|..F.......|"] * 5 + ["------------"]
+    for rothe, walks in (((3, 1), False), ((5, 2), True)):
+        des = room_des(rows, f"MONSTER:('q',\"rothe\"),{rothe},hostile,asleep", hero=(4, 2))
+        api = make_api(des, seed=0, role="knight", race="human", gender="male", alignment="lawful")
+        state = await game_state(api)
+        hero = state["stats"].position
+        assert any(m.position.is_adjacent(hero) for m in state["monsters"]), rothe
+        state["stats"] = dataclasses.replace(state["stats"], hp=12, dungeon_level=4)
+        state["level"].stairs_up = Position(hero.x - 3, hero.y + 4)
+        d = await decide(Autopilot(), api, names, state)
+        assert (d.skill_name == "retreat_upstairs") == walks, (rothe, d)
+
+
 async def test_a_hurt_knight_beside_a_soldier_ant_walks_to_up_stairs_three_steps_behind_him_not_past_it(make_api):
     """Stairs a few steps away beat Elbereth (written, the ant still bites in the turn one
     time in four, and waits by it): a level between hero and ant. Not when the ant is

@@ -259,8 +259,7 @@ async def escape_danger(pilot: "Autopilot", sit: Situation) -> Optional["AgentDe
         [await pilot._outrun(api, m.name) for m in chasers])
     # (Not when the stairs lie past them: a walk by them is a walk under their blows.)
     if in_danger and outrun and level.stairs_up is not None and stats.dungeon_level > 1 and \
-            level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs") and all(
-                m.position.steps_to(level.stairs_up) >= level.stairs_up.steps_to(hero) for m in adjacent):
+            level.stairs_up.steps_to(hero) <= 40 and ok("retreat_upstairs") and _clear_way_up(sit, chasers):
         return invoke("retreat_upstairs", {"hp_threshold": 0.95},
                       f"in danger next to a {adjacent[0].name} slower than me: walk away upstairs")
     if in_danger:
@@ -319,6 +318,27 @@ def step_up_away(sit: Situation, why: str, max_steps: int = 3) -> "AgentDecision
     and climb them, away from danger (remembered as ``away`` does)."""
     sit.memory.left_in_danger = (sit.level_key, "<", sit.stats.turn)
     return invoke("retreat_upstairs", {"force": True, "max_steps": max_steps}, why)
+
+
+def _clear_way_up(sit: Situation, chasers) -> bool:
+    """Whether the walk to the up stairs goes round every monster and starts with a step
+    out of every chaser's reach: a square beside the hero one step nearer the stairs
+    (walking, not as the crow flies) that is next to none of them. A slower monster
+    strikes a hero who steps to a square still beside it, and one standing in the
+    doorway the walk must pass is no monster left behind (a Tourist walked past a
+    kobold lord in the room's only door and died of the blow)."""
+    level, hero, up = sit.level, sit.hero, sit.level.stairs_up
+    taken = {m.position for m in sit.monsters} - {hero}
+    dist = level.walk_distances(up, 80, blocked=taken)
+    here = dist.get(hero)
+    if here is None:
+        return False
+    for direction in VI_KEYS:
+        to = hero.offset(direction)
+        if dist.get(to) == here - 1 and not slant_through_door(level, hero, to) and \
+                all(m.position.steps_to(to) > 1 for m in chasers):
+            return True
+    return False
 
 
 def _back_into_danger(sit: Situation, key: str) -> bool:
