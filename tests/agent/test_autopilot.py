@@ -780,20 +780,22 @@ async def test_a_hurt_hero_shot_at_closes_in_on_a_gnome_but_steps_out_of_a_soldi
     """Elbereth and rest stop no missile: a gnome lord backed off from an Elbereth and shot a
     resting Priestess dead with his crossbow. Hurt and shot at, a Valkyrie closes in on a
     gnome (a cheap fight) but steps out of the line of a soldier's arrows, to a square he
-    has no clear shot at, rather than fight him."""
+    has no clear shot at, rather than fight him; at critical HP, where one more bolt on
+    the way in kills, she steps out of the gnome's line too."""
     import dataclasses
 
     from hackwright.agent.strategists.autopilot import Autopilot
     from tests.conftest import room_des
 
-    for shooter, closes_in in (("('G',\"gnome\")", True), ("('@',\"soldier\")", False)):
+    for shooter, closes_in, critical in (("('G',\"gnome\")", True, False), ("('@',\"soldier\")", False, False),
+                                         ("('G',\"gnome\")", False, True)):
         des = room_des(["---------", "|.......|", "|.......|", "|.......|", "---------"],
                        f"MONSTER:{shooter},(5,2),hostile,asleep", hero=(1, 2))
         api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
         names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
         state = await game_state(api)
         name = state["monsters"][0].name
-        state["stats"] = dataclasses.replace(state["stats"], hp=state["stats"].max_hp // 2 - 1)  # hurt
+        state["stats"] = dataclasses.replace(state["stats"], hp=1 if critical else state["stats"].max_hp // 2 - 1)
         d = await decide(Autopilot(), api, names, state)
         assert d.skill_name == "engrave_elbereth", d  # not shot at: rest on Elbereth
         api._note_messages([f"The {name} shoots 2 arrows!  You are hit by the 1st arrow."])

@@ -165,16 +165,18 @@ async def out_of_the_line_of_fire(pilot: "Autopilot", sit: Situation) -> Optiona
     """Hurt, with nothing beside the hero, and shot at from afar in the last few turns
     (arrows, crossbow bolts, daggers, spat venom, a breath: nh.recent_shooters): Elbereth
     and rest stop none of it, and a gnome lord that backed off from an Elbereth shot a
-    resting Priestess dead. A shooter whose whole fight is cheap is closed in on; else
-    the hero steps to a neighbouring square that no shooter has a clear line to."""
+    resting Priestess dead. A shooter whose whole fight is cheap is closed in on (not at
+    critical HP, when one more bolt on the way kills); else the hero steps to a
+    neighbouring square that no shooter has a clear line to (at critical HP too: a
+    Valkyrie at 1 HP wrote Elbereth again in a gnome's line and took the next bolt)."""
     api, stats, hero, level, ok = sit.api, sit.stats, sit.hero, sit.level, sit.ok
-    if sit.adjacent or sit.hp_frac >= 0.5 or stats.hp_critical:
+    if sit.adjacent or sit.hp_frac >= 0.5:
         return None
     shot = await api.recent_shooters(5)
     shooters = [m for m in sit.hostile if m.name in shot and 1 < m.position.steps_to(hero) <= 8]
     if not shooters:
         return None
-    for m in shooters:
+    for m in ([] if stats.hp_critical else shooters):
         odds = await api.fight_odds(m)
         if odds.favourable and ok("melee_fight"):
             return invoke("melee_fight", {"target": m.name, "hp_threshold": 0.2, "approach_radius": 8},
