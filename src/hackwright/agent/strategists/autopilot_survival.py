@@ -185,7 +185,7 @@ async def out_of_the_line_of_fire(pilot: "Autopilot", sit: Situation) -> Optiona
     taken = [m.position for m in sit.monsters]
     for direction, key in VI_KEYS.items():
         to = hero.offset(direction)
-        if not (0 <= to.y < len(level.tiles) and 0 <= to.x < len(level.tiles[0])):
+        if not to.on_map():
             continue
         tile = level.tile_at(to)
         if not tile.is_walkable or tile.has_trap or to in taken or slant_through_door(level, hero, to) or \
