@@ -72,11 +72,7 @@ class WitnessedEvents(ApiCore):
     async def recent_zappers(self, turns: int = 30) -> list[str]:
         """Species seen zapping a wand in the last ``turns`` turns, latest first (no game
         time). Elbereth does not stop a wand: kill the zapper or leave its line."""
-        if not isinstance(turns, int) or isinstance(turns, bool):
-            raise ValueError(f"turns must be a whole number of game turns, not {turns!r}")
-        now = self._stats_now().turn
-        recent = sorted(((t, name) for name, t in self._zappers.items() if now - t <= turns), reverse=True)
-        return [name for _, name in recent]
+        return self._seen_within(self._zappers, turns)
 
     async def recent_shooters(self, turns: int = 30) -> list[str]:
         """Species seen attacking from a distance in the last ``turns`` turns, latest first
@@ -85,10 +81,14 @@ class WitnessedEvents(ApiCore):
         (frost, fire...). Wands are in recent_zappers. Elbereth stops none of these, and
         resting on it in the line of fire is how heroes die to crossbow bolts: close in
         and kill the shooter, or get out of its line."""
+        return self._seen_within(self._shooters, turns)
+
+    def _seen_within(self, last_seen: dict, turns: int) -> list[str]:
+        """The species of ``last_seen`` (species -> turn) seen in the last ``turns`` turns, latest first."""
         if not isinstance(turns, int) or isinstance(turns, bool):
             raise ValueError(f"turns must be a whole number of game turns, not {turns!r}")
         now = self._stats_now().turn
-        recent = sorted(((t, name) for name, t in self._shooters.items() if now - t <= turns), reverse=True)
+        recent = sorted(((t, name) for name, t in last_seen.items() if now - t <= turns), reverse=True)
         return [name for _, name in recent]
 
     async def corpse_age(self, position: Position, species: Optional[str] = None) -> Optional[int]:

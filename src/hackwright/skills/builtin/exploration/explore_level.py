@@ -128,11 +128,10 @@ def _search_spot(level, dist, per_spot, exclude):
         # sees the bend's corner diagonally; a corner's own two ways touch only diagonally).
         dead_end = t.feature is None and (len(ways) == 1 or len(ways) == 2 and (
             abs(ways[0][0] - ways[1][0]) + abs(ways[0][1] - ways[1][1]) == 1))
-        # A dead end gets the plain share: most of NetHack's extra corridors simply stop
+        # A dead end gets the plain share too: most of NetHack's extra corridors simply stop
         # (sp_lev.c dig_corridor gives up 1 time in 35 a square), while a hidden corridor
         # square lies beside the dead end it makes and 15 searches find it 9 times in 10.
-        share = per_spot
-        fresh = [(c, u) for c, u in closed if c < share and u > 0]
+        fresh = [(c, u) for c, u in closed if c < per_spot and u > 0]
         if not fresh:
             continue
         behind = max(u for _, u in fresh)
@@ -145,7 +144,7 @@ def _search_spot(level, dist, per_spot, exclude):
         weight = 1.0 if t.char == "." and t.feature is None else 0.4
         score = weight * behind + 0.1 * total + (15 if dead_end else 0) - 0.8 * least - 0.1 * d
         if score > best_score:
-            best, best_score = (p, t.search_count + share - least), score
+            best, best_score = (p, t.search_count + per_spot - least), score
     return best if best is not None else (None, 0)
 
 
