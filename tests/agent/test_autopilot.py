@@ -615,6 +615,29 @@ def test_a_healer_growing_to_her_diving_level_may_go_to_dlvl_3_at_the_first_expe
     assert [samurai.max_depth(SimpleNamespace(xp_level=xl)) for xl in (1, 2)] == [2, 3]
 
 
+def test_a_tourist_who_waits_1500_turns_on_dlvl_3_without_a_new_level_goes_on_to_dlvl_4():
+    """The cap's patience raises the growing floor too: Tourists at XL 1-2 waited 2,000-4,500
+    turns on Dlvl 3 (five rounds of "max_depth" past the patience) and died there, because
+    the extra level was added to the experience level, which stayed under the floor."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Alignment, HungerState, Stats
+    from hackwright.skills.result import SkillResult
+
+    tourist, samurai = Autopilot(), Autopilot()
+    tourist._role, samurai._role = "Tourist", "Samurai"
+    samurai.dive.DIVE_XL_DEFAULT = 99  # diving put off: the experience rule holds
+    stats = Stats(hp=10, max_hp=10, pw=2, max_pw=2, ac=8, xp_level=2, xp_points=25, gold=500, strength=10,
+                  dexterity=10, constitution=10, intelligence=10, wisdom=10, charisma=10,
+                  hunger=HungerState.NOT_HUNGRY, encumbrance="Unencumbered", alignment=Alignment.NEUTRAL,
+                  dungeon_level=3, turn=2000)
+    assert tourist.max_depth(stats) == 3 and samurai.max_depth(stats) == 3
+    waited = SkillResult(stopped_reason="max_depth", success=True, turns_elapsed=300)
+    for pilot in (tourist, samurai):
+        for _ in range(5):  # five explorations of Dlvl 3 that stopped at the cap: 1,500 turns
+            pilot.observe("explore_and_fight", waited, SimpleNamespace(last_stats=stats))
+    assert tourist.max_depth(stats) == 4 and samurai.max_depth(stats) == 4
+
+
 def test_a_hungry_priest_with_nothing_to_eat_dives_for_food_only_when_no_prayer_is_due():
     """A Hungry Priest at XL 2 dived to Dlvl 8 looking for food with a prayer in hand (one
     fixes Weak hunger) and died there."""

@@ -341,7 +341,9 @@ class Autopilot:
         weak = self._role.lower() in self.WEAK_ROLES
         ahead = 0 if weak else self.DEPTH_AHEAD
         floor = self.WEAK_GROW_DEPTH if weak else 2
-        return max(floor, stats.xp_level + ahead + self.state.depth_bonus)
+        # (The patience bonus raises the floor too: a weak hero at XL 1-2 lingering on
+        # Dlvl 3 had its bonus swallowed by the floor until XL plus bonus passed it.)
+        return max(floor, stats.xp_level + ahead) + self.state.depth_bonus
 
     def diving(self, stats) -> bool:
         """Whether the hero now goes down as fast as it can (see diving.py)."""
