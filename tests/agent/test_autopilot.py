@@ -1285,3 +1285,28 @@ async def test_a_knight_at_a_fifth_of_his_hp_prays_as_nethack_counts_it_major_tr
     state["stats"] = dataclasses.replace(state["stats"], xp_level=7)  # 8 * 6 > 40: not critical at XL 7
     d = await decide(Autopilot(), api, names, state)
     assert d.skill_name != "pray_when_safe", d
+
+
+async def test_a_healer_puts_a_rothe_to_sleep_before_the_fight_but_fights_a_newt(make_api):
+    """Healers fight feebly and carry a wand of sleep they used only at critical HP, when a
+    rothe's three bites often came first. A fight she likely loses half her HP in starts
+    with the ray (the asleep rule then kills the rothe where it cannot strike back); a
+    newt is fought as ever, and a peaceful beside her is never zapped."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    room = ["----------", "|........|", "|........|", "|........|", "|........|", "|........|",
+            "|........|", "|........|", "----------"]
+    names = {"quaff_or_zap_to_survive", "explore_and_fight", "melee_fight", "engrave_elbereth"}
+    for monster, sleeps in (("('q',\"rothe\"),(2,6),hostile", True), ("(':',\"newt\"),(2,6),hostile", False),
+                            ("('q',\"rothe\"),(2,6),peaceful", False)):
+        # The hero at (1, 7), the monster up and to the right of her: the ray runs on the
+        # slant, into the room, and cannot bounce straight back.
+        des = room_des(room, f"MONSTER:{monster}", hero=(1, 7))
+        api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+        d = await decide(Autopilot(), api, names, await game_state(api))
+        if sleeps:
+            assert d.skill_name == "quaff_or_zap_to_survive" and d.params == {"heal_below": 0.0}, d
+            assert "sleep" in d.reasoning
+        else:
+            assert d.skill_name != "quaff_or_zap_to_survive", (monster, d)

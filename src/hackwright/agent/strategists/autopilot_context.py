@@ -84,6 +84,7 @@ class EmergencyKit:
     wand: bool
     mystery: bool
     kill_wand: bool = False  # a wand that hurts or removes a monster (not sleep, not slow)
+    sleep_wand: bool = False  # a known wand of sleep that may have charges left
 
 
 def emergency_kit(inventory) -> EmergencyKit:
@@ -98,7 +99,8 @@ def emergency_kit(inventory) -> EmergencyKit:
         any(" of " not in n for n, _ in charged)
     kill_wand = any(any(w in n for w in ATTACK_WANDS if w not in ("wand of sleep", "wand of slow monster"))
                     for n, _ in charged)
-    return EmergencyKit(heal, wand, mystery, kill_wand)
+    sleep_wand = any("wand of sleep" in n for n, _ in charged)
+    return EmergencyKit(heal, wand, mystery, kill_wand, sleep_wand)
 
 
 def has_missiles(inventory) -> bool:

@@ -18,10 +18,49 @@ if TYPE_CHECKING:
     from .autopilot import Autopilot
 
 
+async def sleep_it_first(sit: Situation) -> Optional["AgentDecision"]:
+    """A fight the hero likely loses more than half its HP in (nh.fight_odds), or one
+    against a monster that ignores Elbereth while hurt: with a known wand of sleep, put
+    the worst of them to sleep first (6d25 turns, at least 6), and the survival phase
+    kills it asleep, where it cannot strike back. Healers start with one and seldom win
+    a fight in melee; they used it only at critical HP, when it often came too late."""
+    s, stats, ok, kit, adjacent = sit.memory, sit.stats, sit.ok, sit.kit, sit.adjacent
+    if not kit.sleep_wand or not adjacent or not ok(SURVIVE):
+        return None
+    awake = [m for m in adjacent if s.asleep.get(m.name, -1) < stats.turn and not m.is_invisible_marker]
+    if not awake:
+        return None
+    sleepers = []
+    for m in awake:
+        try:
+            info = await sit.api.lookup_monster(m.name)
+        except ValueError:
+            continue  # a name the table lacks (hallucination)
+        if "sleep" not in info.resistances:  # (elves, and the like, shrug the ray off)
+            sleepers.append(m)
+    if not sleepers:
+        return None
+    # A zap asks no "Really attack?": farlook first (a djinni out of a smoky potion, shown
+    # without its peaceful mark, was angered so and killed a Healer on turn 18).
+    for m in adjacent:
+        look = await sit.api.look_at(m.position)
+        if look and (look.peaceful or look.tame):
+            return None
+    odds = await sit.api.fight_odds(awake)
+    unafraid = any(m.ignores_elbereth for m in sleepers) and sit.hp_frac < 0.8
+    if odds.favourable and not unafraid:
+        return None
+    return invoke(SURVIVE, {"heal_below": 0.0},
+                  f"the {sleepers[0].name} would cost me dear: put it to sleep with the wand, and kill it asleep")
+
+
 async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """Fight the hostile monsters next to the hero, or keep away from the strong ones."""
     api, s, stats, hero, level_key, ok, kit = sit.api, sit.memory, sit.stats, sit.hero, sit.level_key, sit.ok, sit.kit
     adjacent, hp_frac, threat, stairs_close = sit.adjacent, sit.hp_frac, sit.threat, sit.stairs_close
+    asleep = await sleep_it_first(sit)
+    if asleep is not None:
+        return asleep
     # 2. fight what is next to me: weak monsters inside the long exploring skill
     # (one decision for the whole level), strong ones with care.
     strong = [m for m in adjacent if m.threat_level > stats.xp_level + pilot.DANGER_MARGIN]
