@@ -40,16 +40,16 @@ async def sleep_it_first(sit: Situation) -> Optional["AgentDecision"]:
             sleepers.append(m)
     if not sleepers:
         return None
+    odds = await sit.api.fight_odds(awake)
+    unafraid = any(m.ignores_elbereth for m in sleepers) and sit.hp_frac < 0.8
+    if odds.favourable and not unafraid:
+        return None
     # A zap asks no "Really attack?": farlook first (a djinni out of a smoky potion, shown
     # without its peaceful mark, was angered so and killed a Healer on turn 18).
     for m in adjacent:
         look = await sit.api.look_at(m.position)
         if look and (look.peaceful or look.tame):
             return None
-    odds = await sit.api.fight_odds(awake)
-    unafraid = any(m.ignores_elbereth for m in sleepers) and sit.hp_frac < 0.8
-    if odds.favourable and not unafraid:
-        return None
     return invoke(SURVIVE, {"heal_below": 0.0},
                   f"the {sleepers[0].name} would cost me dear: put it to sleep with the wand, and kill it asleep")
 
