@@ -60,6 +60,18 @@ async def test_a_healer_next_to_a_jackal_puts_it_to_sleep_with_her_wand(play):
     assert "hits you" not in await message_log(api)
 
 
+async def test_a_tourist_beside_a_jackal_blinds_it_with_her_camera(play):
+    api = play("jackal_adjacent", hero="tourist")
+    r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=0.0, zap=False, flash=True)).result
+    assert r.stopped_reason == "flashed" and r.success, r
+    assert "expensive camera" in r.data["item"] and r.data["target"] == "jackal"
+    assert "blinded by the flash" in await message_log(api)
+    # The flash is asked for: without flash=True she keeps the camera in her pack.
+    api = play("jackal_adjacent", hero="tourist")
+    r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=0.0, zap=False)).result
+    assert r.stopped_reason == "nothing_to_use" and not r.success, r
+
+
 async def test_a_healer_keeps_her_sleep_ray_when_the_wall_behind_the_jackal_would_bounce_it_back(play):
     # Four open squares to the east wall: a sleep ray can come back through the zapper
     # (a Healer beside a rock mole slept through his own ray and was bitten to death).

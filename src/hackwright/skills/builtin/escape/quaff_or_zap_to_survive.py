@@ -22,6 +22,12 @@ USELESS_WANDS = ("create monster", "speed monster", "make invisible", "polymorph
                  "wishing", "digging", "cancellation")
 
 
+# An expensive camera's flash blinds a monster beside the hero, which then usually runs
+# (NetHack 3.6 flash_hits_mon: 3 times in 4 it flees, and one blinded from next to the
+# hero stays blind until cured). Eyeless monsters and lights are not blinded.
+CAMERA = "expensive camera"
+
+
 def _kind(item, word):
     """'healing' for "a potion of healing", None for an unidentified "bubbly potion"."""
     m = re.search(word + r"s? of ([a-z ]+?)(?: called| named|\s*\(|$)", (item.name or item.text or "").lower())
@@ -44,7 +50,7 @@ def _empty(item):
 
 
 async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True, unknown: bool = False,
-                                  kill_only: bool = False) -> SkillResult:
+                                  kill_only: bool = False, flash: bool = False) -> SkillResult:
     """Use one carried item to live through the next turns: drink a healing potion, or zap a wand at the worst monster next to you.
 
     For when prayer is not safe and Elbereth does not help (or as well as it). In
@@ -56,7 +62,10 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
        teleportation, slow monster; never an empty one). A ray (sleep to magic
        missile) along a row or column only where it runs 6 open squares before a
        wall: closer, it can bounce straight back and hit you.
-    3. `unknown`: with HP below `heal_below`, drink an unidentified potion that is
+    3. `flash` and a hostile monster with eyes adjacent: flash an expensive camera
+       (with charges) at the most dangerous such monster. It is blinded, and most
+       often turns to flee; flashing one already blind does nothing.
+    4. `unknown`: with HP below `heal_below`, drink an unidentified potion that is
        not known to be cursed (about one in nine heals; sleep or blindness may
        follow); else, with a monster adjacent, zap an unidentified wand at it.
     One item is used per run: run it again next turn if still needed.
@@ -68,9 +77,12 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
         kill_only (bool, False): zap only wands that hurt or remove the monster, never
             sleep or slow monster (a sleeping floating eye still shuts a doorway, and
             its gaze still paralyzes whoever hits it).
+        flash (bool, False): flash a carried expensive camera at an adjacent hostile
+            when no potion or wand was used (Tourists start with one, 20-99 charges).
 
     Stopped reasons: "quaffed" (success; data.item), "zapped" (success; data.item,
-    data.target), "nothing_to_use" (data.why), "failed" (data.error), "game_over".
+    data.target), "flashed" (success; data.item, data.target), "nothing_to_use"
+    (data.why), "failed" (data.error), "game_over".
     """
     start = await nh.get_stats()
     turn0 = start.turn
@@ -136,6 +148,27 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
         if known:
             return await zap_at(known[0][1])
 
+    camera = next((i for i in inventory if i.object_class == "tool" and CAMERA in (i.text or "").lower()
+                   and not _empty(i)), None)
+    if flash and camera is not None and adjacent:
+        seeing = []
+        for m in adjacent:
+            try:
+                info = await nh.lookup_monster(m.name)
+            except ValueError:
+                continue  # a name the table lacks (hallucination)
+            if "eyeless" not in info.flags:
+                seeing.append(m)
+        if seeing:
+            worst = max(seeing, key=lambda m: m.threat_level)
+            res = await nh.apply(camera.slot, hero.direction_to(worst.position))
+            actions += 1
+            if res.game_over:
+                return await finish("game_over", False)
+            if not res.success:
+                return await finish("failed", False, item=camera.text, error=res.error)
+            return await finish("flashed", True, item=camera.text, target=worst.name, messages=res.messages[-3:])
+
     if unknown:
         if hurt:
             mystery = [p for p in potions if _kind(p, "potion") is None and p.blessed_cursed_unknown != "cursed"
@@ -148,6 +181,8 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
                 return await zap_at(mystery[0])
 
     why = "no healing potion" if hurt else "HP is not low"
+    if flash and camera is not None and adjacent:
+        why += "; no monster beside you has eyes for the camera's flash"
     if zap:
         why += "; " + ("no hostile monster adjacent" if target is None
                        else "only ray wands, and a wall close behind the monster would bounce the ray back at you"
