@@ -125,15 +125,18 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
                 if not m.is_peaceful and not m.is_tame and m.position.is_adjacent(hero)]
     target = max(adjacent, key=lambda m: m.threat_level) if adjacent else None
 
-    async def zap_at(item):
+    async def used_on(res, reason, item, monster):
+        """How zapping or flashing ``item`` at ``monster`` ended."""
         nonlocal actions
-        res = await nh.zap(item.slot, hero.direction_to(target.position))
         actions += 1
         if res.game_over:
             return await finish("game_over", False)
         if not res.success:
             return await finish("failed", False, item=item.text, error=res.error)
-        return await finish("zapped", True, item=item.text, target=target.name, messages=res.messages[-3:])
+        return await finish(reason, True, item=item.text, target=monster.name, messages=res.messages[-3:])
+
+    async def zap_at(item):
+        return await used_on(await nh.zap(item.slot, hero.direction_to(target.position)), "zapped", item, target)
 
     bounce = False
     if zap and target is not None:
@@ -161,13 +164,8 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
                 seeing.append(m)
         if seeing:
             worst = max(seeing, key=lambda m: m.threat_level)
-            res = await nh.apply(camera.slot, hero.direction_to(worst.position))
-            actions += 1
-            if res.game_over:
-                return await finish("game_over", False)
-            if not res.success:
-                return await finish("failed", False, item=camera.text, error=res.error)
-            return await finish("flashed", True, item=camera.text, target=worst.name, messages=res.messages[-3:])
+            return await used_on(await nh.apply(camera.slot, hero.direction_to(worst.position)), "flashed",
+                                 camera, worst)
 
     if unknown:
         if hurt:
