@@ -51,7 +51,7 @@ def _empty(item):
 
 async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True, unknown: bool = False,
                                   kill_only: bool = False, flash: bool = False) -> SkillResult:
-    """Use one carried item to live through the next turns: drink a healing potion, or zap a wand at the worst monster next to you.
+    """Use one carried item to live through the next turns: drink a healing potion, zap a wand at the worst monster next to you, or (flash=True) blind it with a camera.
 
     For when prayer is not safe and Elbereth does not help (or as well as it). In
     order:
