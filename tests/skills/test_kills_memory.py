@@ -122,3 +122,28 @@ async def test_a_kill_made_inside_explore_and_fight_is_remembered_too(make_api):
     assert r.stopped_reason == "level_done", r
     kills = await api.recent_kills()
     assert [(k.species, k.position, k.by_hero) for k in kills] == [("newt", newt, True)]
+
+
+async def test_a_newt_killed_on_an_old_newt_corpse_does_not_make_that_corpse_fresh(make_api):
+    """A corridor-wide room: the hero saw an old newt corpse beside her, then a newt came
+    onto it and died there. The corpse drawn afterwards may be the old one (half of all
+    deaths leave none), so its age is unknown and it is not eaten (a giant ant killed so
+    made an old corpse look fresh, and a Caveman died of the tainted meat)."""
+    row = ["--------", "|......|", "--------"]
+    extra = "OBJECT:('%',\"corpse\"),(2,1),montype:\"newt\"\nMONSTER:(':',\"newt\"),(4,1),hostile"
+    api = make_api(room_des(row, extra, hero=(1, 1)), seed=0, extra={"pet": False, "options": QUIET},
+                   **CHARACTERS["valkyrie"])
+    spot = (await api.get_position()).offset("e")
+    assert any(i.corpse_of == "newt" for i in await api.get_items_at(spot))
+    for _ in range(30):
+        res = await api.send_keys("Fl")
+        if any("You kill the newt" in m for m in res.messages):
+            break
+    else:
+        raise AssertionError("the newt never died")
+    kill = (await api.recent_kills())[-1]
+    assert (kill.species, kill.position, kill.corpse_seen) == ("newt", spot, None), kill
+    assert await api.corpse_age(spot, "newt") is None
+    r = (await run_skill(api, "eat_when_hungry", force=True, corpses_only=True)).result
+    assert r.stopped_reason == "no_safe_food", r
+    assert any(i.corpse_of == "newt" for i in await api.get_items_at(spot))

@@ -105,22 +105,51 @@ class KillMemory:
     def __init__(self) -> None:
         self._kills: list[tuple[Kill, tuple[int, int]]] = []  # with NetHack's level key
         self.last_sight: Optional[Sight] = None  # the map as the last action left it
+        # Per level, each square's glyph as last seen with no monster (or hero) on it: what
+        # lies under a monster that dies there. A corpse drawn on a square where one of its
+        # kind already lay may be the old one (half of all deaths leave none): a giant ant
+        # killed on an old giant ant corpse made it look fresh, and a Caveman ate it tainted.
+        self._uncovered: dict[tuple[int, int], np.ndarray] = {}
+        self._on_old_corpse: set[int] = set()  # id() of kills whose square held a corpse of their kind
+
+    def _note_uncovered(self, sight: Sight) -> None:
+        covered = np.isin(G.KIND[sight.glyphs], _MONSTER_KINDS)
+        covered[sight.hero.y, sight.hero.x] = True
+        old = self._uncovered.get(sight.level)
+        self._uncovered[sight.level] = sight.glyphs.copy() if old is None else np.where(covered, old, sight.glyphs)
+
+    def _old_corpse_at(self, idx: int, pos: Position, level: tuple[int, int]) -> bool:
+        seen = self._uncovered.get(level)
+        if seen is None:
+            return False
+        glyph = seen[pos.y, pos.x]
+        return bool(G.KIND[glyph] == G.GlyphKind.CORPSE and G.MONSTER_INDEX[glyph] == idx)
 
     def note(self, messages: list[str], now: Sight) -> None:
         """Record the deaths one action's messages report; ``now`` is the sight after it."""
         before = self.last_sight or now
         self.last_sight = now
+        if before.level not in self._uncovered:
+            self._note_uncovered(before)
         taken: set[Position] = set()
         for idx, by_hero in deaths_in(messages):
             pos, corpse = _locate(idx, before, now, taken)
             if pos is not None:
                 taken.add(pos)
+            old_corpse = pos is not None and before.level == now.level and self._old_corpse_at(idx, pos, before.level)
+            if old_corpse and corpse:
+                corpse = None  # the corpse drawn there may be the old one
             # (Dated and placed on the level the action began on: a kill comes before any
             # fall or climb in the same action.)
             kill = Kill(nh.permonst(idx).mname, min(before.turn, now.turn), pos, before.depth, before.branch,
                         by_hero, corpse)
             self._kills.append((kill, before.level))
+            if old_corpse:
+                self._on_old_corpse.add(id(kill))
+        for kill, _ in self._kills[:-MAX_KILLS]:
+            self._on_old_corpse.discard(id(kill))
         del self._kills[:-MAX_KILLS]
+        self._note_uncovered(now)
 
     def recent(self, n: int) -> list[Kill]:
         """The last ``n`` kills, oldest first."""
@@ -129,11 +158,17 @@ class KillMemory:
     def corpse_age(self, pos: Position, species: Optional[str], level: tuple[int, int], now: int) -> Optional[int]:
         """Turns since the death whose corpse lies at ``pos`` of ``level``, or None when no
         death there was seen. With several deaths on the square and no corpse seen after
-        the latest, the oldest counts (the corpse there may be any of theirs)."""
+        the latest, the oldest counts (the corpse there may be any of theirs); when a
+        corpse of its kind lay there before the latest death and no death of that one was
+        seen, None (its age is unknown)."""
         deaths = [k for k, lv in self._kills if lv == level and k.position == pos
                   and (species is None or k.species == species) and k.corpse_seen is not False]
         if not deaths:
             return None
         latest = max(deaths, key=lambda k: k.turn)
-        born = latest.turn if latest.corpse_seen else min(k.turn for k in deaths)
-        return max(0, now - born)
+        if latest.corpse_seen:
+            return max(0, now - latest.turn)
+        older = [k for k in deaths if k.turn < latest.turn]
+        if id(latest) in self._on_old_corpse and not older:
+            return None
+        return max(0, now - min(k.turn for k in deaths))
