@@ -98,7 +98,9 @@ class WitnessedEvents(ApiCore):
         was seen: the corpse's age is unknown, so treat it as old. Pass the age to
         is_safe_to_eat(species, age): a corpse older than 39 turns is unsafe for most heroes
         (lichen and lizard corpses never rot). With several deaths on the square and no
-        corpse seen after the latest, the oldest counts."""
+        corpse seen after the latest, the oldest counts. A monster that died where a
+        corpse of its kind already lay tells nothing of the corpse there (it may have left
+        none): the oldest death seen there counts, or None if it is the only one."""
         pos = _as_position(position)
         if pos is None:
             return None
