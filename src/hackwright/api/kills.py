@@ -103,14 +103,14 @@ class KillMemory:
     """Every death the hero saw this game, located and dated (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._kills: list[tuple[Kill, tuple[int, int]]] = []  # with NetHack's level key
+        # With NetHack's level key, and whether a corpse of its kind lay on its square before.
+        self._kills: list[tuple[Kill, tuple[int, int], bool]] = []
         self.last_sight: Optional[Sight] = None  # the map as the last action left it
         # Per level, each square's glyph as last seen with no monster (or hero) on it: what
         # lies under a monster that dies there. A corpse drawn on a square where one of its
         # kind already lay may be the old one (half of all deaths leave none): a giant ant
         # killed on an old giant ant corpse made it look fresh, and a Caveman ate it tainted.
         self._uncovered: dict[tuple[int, int], np.ndarray] = {}
-        self._on_old_corpse: set[int] = set()  # id() of kills whose square held a corpse of their kind
 
     def _note_uncovered(self, sight: Sight) -> None:
         covered = np.isin(G.KIND[sight.glyphs], _MONSTER_KINDS)
@@ -143,17 +143,13 @@ class KillMemory:
             # fall or climb in the same action.)
             kill = Kill(nh.permonst(idx).mname, min(before.turn, now.turn), pos, before.depth, before.branch,
                         by_hero, corpse)
-            self._kills.append((kill, before.level))
-            if old_corpse:
-                self._on_old_corpse.add(id(kill))
-        for kill, _ in self._kills[:-MAX_KILLS]:
-            self._on_old_corpse.discard(id(kill))
+            self._kills.append((kill, before.level, old_corpse))
         del self._kills[:-MAX_KILLS]
         self._note_uncovered(now)
 
     def recent(self, n: int) -> list[Kill]:
         """The last ``n`` kills, oldest first."""
-        return [k for k, _ in self._kills[-n:]] if n > 0 else []
+        return [k for k, _, _ in self._kills[-n:]] if n > 0 else []
 
     def corpse_age(self, pos: Position, species: Optional[str], level: tuple[int, int], now: int) -> Optional[int]:
         """Turns since the death whose corpse lies at ``pos`` of ``level``, or None when no
@@ -161,14 +157,14 @@ class KillMemory:
         the latest, the oldest counts (the corpse there may be any of theirs); when a
         corpse of its kind lay there before the latest death and no death of that one was
         seen, None (its age is unknown)."""
-        deaths = [k for k, lv in self._kills if lv == level and k.position == pos
-                  and (species is None or k.species == species) and k.corpse_seen is not False]
-        if not deaths:
+        found = [(k, old) for k, lv, old in self._kills if lv == level and k.position == pos
+                 and (species is None or k.species == species) and k.corpse_seen is not False]
+        if not found:
             return None
-        latest = max(deaths, key=lambda k: k.turn)
+        latest, on_old_corpse = max(found, key=lambda f: f[0].turn)
+        deaths = [k for k, _ in found]
         if latest.corpse_seen:
             return max(0, now - latest.turn)
-        older = [k for k in deaths if k.turn < latest.turn]
-        if id(latest) in self._on_old_corpse and not older:
+        if on_old_corpse and not any(k.turn < latest.turn for k in deaths):
             return None
         return max(0, now - min(k.turn for k in deaths))
