@@ -241,6 +241,28 @@ async def test_send_keys_reports_an_open_prompt_and_the_next_action_closes_it(ma
     assert r2.success and at_command_prompt(api)
 
 
+async def test_an_incubus_question_left_open_swallows_plain_keys_but_not_a_new_command(make_api):
+    """An incubus asks a mailed Samurai "Shall I remove your mail?" during his turn, after
+    her search: send_keys leaves the question open. Plain keys then go into it and the game
+    stands still (an autopilot's fights and searches were so typed into it 2,000 times);
+    keys sent as a new command close it first (Escape: no) and search."""
+    des = room_des(["--------", "|......|", "|......|", "--------"], hero=(1, 1),
+                   extra="MONSTER:('&',\"incubus\"),(2,1),hostile,awake")
+    api = make_api(des, seed=5, role="samurai", race="human", gender="female", alignment="lawful")
+    for _ in range(10):
+        res = await api.send_keys("s")
+        if res.prompt:
+            break
+    assert res.prompt and "Shall I remove your mail" in res.prompt, res
+    turn = (await api.get_stats()).turn
+    stuck = await api.send_keys("s")
+    assert stuck.prompt == res.prompt and (await api.get_stats()).turn == turn, stuck
+    fresh = await api.send_keys("s", new_command=True)
+    assert fresh.success and fresh.prompt != res.prompt, fresh
+    assert any("Shall I remove your mail" in m and "[escaped]" in m for m in fresh.messages), fresh.messages
+    assert (await api.get_stats()).turn > turn or fresh.game_over
+
+
 async def test_wear_take_off_and_wield_on_a_valkyrie(make_api):
     api = make_api(seed=5, role="valkyrie")
     inv = {i.slot: i for i in await api.get_inventory()}

@@ -322,7 +322,11 @@ class Agent:
         self.decisions += 1
         self.decided_by[decided_by] += 1
         self.last_decision = decision
-        result, exec_error = await self._execute(step, decision, state)
+        # The autopilot's keys are whole commands (a fight, a counted search), never answers:
+        # a question a monster's turn left open (an incubus's "Shall I remove your mail?")
+        # is closed first, or every later key of the game went into it.
+        whole = decided_by in ("fallback", "loop_break") or self.strategist is self.autopilot
+        result, exec_error = await self._execute(step, decision, state, whole_command=whole)
         # The step's own outcome; the model's failure is a line of its own, never this step's error.
         self._after_step(step, decision, result, exec_error, state, decided_by, stand_in)
 
@@ -365,12 +369,13 @@ class Agent:
         return out
 
     # ------------------------------------------------------------ executing
-    async def _execute(self, step: int, d: AgentDecision, state: dict) -> tuple[Optional[SkillResult], Optional[str]]:
+    async def _execute(self, step: int, d: AgentDecision, state: dict,
+                       whole_command: bool = False) -> tuple[Optional[SkillResult], Optional[str]]:
         api = self.api
         assert api is not None
         before = state["stats"]
         if d.type == "direct_action":
-            r = await api.send_keys(d.action or "")
+            r = await api.send_keys(d.action or "", new_command=whole_command)
             return SkillResult("direct", {"prompt": r.prompt}, 1, 0, r.success), r.error
         if d.type == "lookup":
             return await self._lookup(step, d.query or "")

@@ -191,13 +191,15 @@ class SpecialCommands(ApiCore):
             self.events.clear()
         return events
 
-    async def send_keys(self, keys: str) -> ActionResult:
+    async def send_keys(self, keys: str, new_command: bool = False) -> ActionResult:
         """
         Send raw keystrokes to the game.
         Use for complex menu navigation. ``<esc>``, ``<enter>`` and ``<space>``
         may be written as words. --More-- is still dismissed for you; a
         question, menu or text prompt your keys leave open is reported in
-        ``ActionResult.prompt`` (and closed by the next action).
+        ``ActionResult.prompt``; the next send_keys answers it, any other
+        action closes it. ``new_command=True`` closes it first (Escape: no),
+        for keys meant as a command of their own.
         Commands that save, quit or change the game's mode or options are
         refused, however they are typed (``S``, ``O``, ``M-q``, ``#quit``, ``#q``,
         ``#exploremode``, wizard-mode commands): the result is a failure whose
@@ -214,13 +216,18 @@ class SpecialCommands(ApiCore):
             return self._fail("keys must be ASCII (or <esc>, <enter>, <space>)")
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
+        ex = Exchange()
+        if new_command:
+            self._ensure_ready(ex)  # (before the check: the keys then go to the command prompt)
         entry, typed, _ = self._kb.key_entry()
         seen = integrity.first_refusal(keys, entry, typed)
         if seen is not None:
+            if ex.steps:  # a prompt was closed: the game moved on that far
+                self._refresh()
+                self._note_messages(ex.messages)
             p = self._kb.prompt()
-            return ActionResult(False, [], False, False, seen.error,
+            return ActionResult(False, ex.messages, False, False, seen.error,
                                 prompt=(p.text or p.kind.value) if p.kind is not PromptKind.NONE else None)
-        ex = Exchange()
         before = self._snapshot()
         refused: Optional[integrity.Refusal] = None
         for ch in keys:
