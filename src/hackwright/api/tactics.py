@@ -2,8 +2,8 @@
 
 ``DungeonLevel.line_of_fire``, ``.exposure``, ``.nearest_chokepoint`` and
 ``.walk_distances`` call the functions here, and every skill gets ``WalkAroundMemory``
-without importing it. They
-only read the map and the monsters a skill already holds: no game action, no game time.
+and ``bolt_endangers`` without importing them. They only read the map and the
+monsters a skill already holds: no game action, no game time.
 The sandbox worker imports this module, so it stays free of NLE and numpy.
 """
 
@@ -101,6 +101,21 @@ def nearest_chokepoint(level: "DungeonLevel", hero: "Position", monsters: Iterab
     dist = walk_distances(level, hero, max_steps, {m.position for m in monsters}, no_diagonal=("open door",))
     best = [p for p in list(dist)[1:] if exposure(level, p) <= 2]
     return min(best, key=lambda p: dist[p]) if best else None
+
+
+def bolt_endangers(hero: "Position", target: "Position", monsters: Iterable["Monster"], reach: int = 13,
+                   shop: bool = True) -> bool:
+    """Whether a bolt sent from ``hero`` at ``target`` could hurt a friend: a peaceful
+    monster or a pet on the line beyond it (a force bolt or a wand of striking goes on
+    past what it hits, and a missile that misses flies on), or, with ``shop``, any
+    shopkeeper in view (a bolt that misses breaks the potions on his floor, and he
+    takes that for theft; a Wizard's bolt killed a gnome in a shop door and went on
+    into the shopkeeper)."""
+    monsters = list(monsters)
+    if shop and any(m.name == "shopkeeper" and m.is_peaceful for m in monsters):
+        return True
+    line = set(hero.ray_through(target, reach))
+    return any(m.position in line for m in monsters if m.is_peaceful or m.is_tame)
 
 
 # How long a monster is remembered where it was last seen, by kind (game turns).

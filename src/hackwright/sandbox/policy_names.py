@@ -46,7 +46,7 @@ API_MODULE_ROOTS: tuple[str, ...] = ("hackwright", "nethack_api", "nle_api", "ap
 INJECTED_NAMES: tuple[str, ...] = (
     "NetHackAPI", "SkillResult", "Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel",
     "ActionResult", "MonsterInfo", "ItemInfo", "HungerState", "Alignment", "DIRECTIONS", "GameEvent",
-    "WalkAroundMemory", "CarefulWalk", "WalkStep", "NEVER_BUMP", "worth_hitting_through",
+    "WalkAroundMemory", "CarefulWalk", "WalkStep", "NEVER_BUMP", "worth_hitting_through", "bolt_endangers",
     "Quiver", "is_safe_food", "eat_fresh_kill", "KillMeal",
 )
 

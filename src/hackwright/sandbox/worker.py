@@ -193,6 +193,7 @@ def injected_names() -> dict[str, Any]:
               "DungeonOverview", "ContainerResult", "EnhanceResult", "Kill", "ShopExit", "FightOdds", "Hero"):
         names[n] = getattr(models, n)
     names["WalkAroundMemory"] = tactics.WalkAroundMemory
+    names["bolt_endangers"] = tactics.bolt_endangers
     names["CarefulWalk"] = careful_walk.CarefulWalk
     names["WalkStep"] = careful_walk.WalkStep
     names["NEVER_BUMP"] = careful_walk.NEVER_BUMP

@@ -23,16 +23,6 @@ def _firing_spot(level, hero, targets, occupied, max_range, max_steps):
     return None, None
 
 
-def _bolt_endangers(hero, target, monsters, reach=13):
-    """Whether a force bolt cast from ``hero`` at ``target`` could hit a peaceful monster or
-    a pet beyond it (it goes on past what it hits, its range less 3), or break the goods of
-    a shop whose keeper is in view (it breaks potions on the floor it crosses)."""
-    if any(m.name == "shopkeeper" and m.is_peaceful for m in monsters):
-        return True
-    line = set(hero.ray_through(target, reach))
-    return any(m.position in line for m in monsters if m.is_peaceful or m.is_tame)
-
-
 SPELL_PW = 5  # force bolt, sleep and the other level-1 attack spells cost 5 Pw
 
 async def ranged_attack(
@@ -209,7 +199,7 @@ async def ranged_attack(
             continue
 
         res = None
-        if spell and stats.pw >= SPELL_PW and not _bolt_endangers(hero, current.position, monsters):
+        if spell and stats.pw >= SPELL_PW and not bolt_endangers(hero, current.position, monsters):
             res = await nh.cast_spell(spell, d)
             actions += 1
             if res.game_over:

@@ -304,21 +304,14 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # corpse lands on top of the pile.
             clean_floor = not any(i.corpse_of == target.name for i in await nh.get_items_at(target.position))
             result = None
-            # A force bolt goes on past the monster it hits (its range less 3): never cast
-            # along a line with a peaceful or a pet beyond the target (a Wizard's bolt killed
-            # a gnome in a shop door and went on into the shopkeeper); missiles keep off such
-            # lines too, to be safe.
-            beyond = set(hero.ray_through(target.position))
-            clear_behind = not any(m.position in beyond for m in monsters if m.is_peaceful or m.is_tame)
-            # (Nor with a shopkeeper in view: a bolt that misses breaks the potions on his
-            # floor, and he takes that for theft.)
-            keeper_near = any(m.name == "shopkeeper" and m.is_peaceful for m in monsters)
-            if attack_spell and stats.pw >= 5 and clear_behind and not keeper_near:
+            # No bolt or missile along a line with a peaceful or a pet beyond the target,
+            # and no bolt with a shopkeeper in view (bolt_endangers).
+            if attack_spell and stats.pw >= 5 and not bolt_endangers(hero, target.position, monsters):
                 result = await nh.cast_spell(attack_spell, hero.direction_to(target.position))
                 if not result.success and not result.game_over:
                     attack_spell = ""  # no such spell (or it failed to cast): melee from now on
                     result = None
-            if result is None and archery and clear_behind:
+            if result is None and archery and not bolt_endangers(hero, target.position, monsters, shop=False):
                 slot = await ammo_slot()
                 if slot is not None:
                     quiver.note_shot(hero, hero.direction_to(target.position), stats.dungeon_level)
