@@ -410,11 +410,12 @@ class MonsterInfo(_DictAccess):
 
     @property
     def max_damage_per_turn(self) -> int:
-        """The most damage this species can deal in one of your turns (at speed 12): the
-        dice maxima of its active attacks (a weapon attack counted as at least a d8, the
-        weapon it may hold), times the moves its speed can give it in a turn (a pony, 16,
-        sometimes gets two). Passive attacks are left out. Compare it with your HP before
-        one more swing: at or below it, the next turn can kill you."""
+        """The damage this species can deal in one of your turns (at speed 12): the dice
+        maxima of its active attacks (a weapon attack counted as at least a d8), times the
+        moves its speed can give it in a turn (a pony, 16, sometimes gets two); passive
+        attacks left out. A bad turn, not the worst: an armed monster adds its weapon's
+        damage to its dice (a dwarf with a mattock hits for up to 20). At or below it,
+        the next turn can kill you."""
         total = 0
         for attack in self.attacks:
             kind, _, rest = attack.partition(" ")
