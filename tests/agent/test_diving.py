@@ -276,3 +276,32 @@ def test_a_wizard_hunts_the_mines_dwarves_for_a_pick_a_priest_as_weak_in_melee_d
         pilot._role = role
         avoided = pilot._avoid_branches(api, pilot.state, (MAIN_DUNGEON, 3), stats(xl))
         assert (avoided == ()) is welcome, (role, xl, avoided)
+
+
+# Two rooms with rock between: a hostile dwarf in the east room tunnels toward the hero.
+DIGGER_ROOMS = ["-----       -----",
+                "|...|       |...|",
+                "|...|       |...|",
+                "-----       -----"]
+DIGGER = "MONSTER:('h',\"dwarf\"),(14,2),hostile,awake"
+
+
+async def test_a_pickless_valkyrie_who_hears_a_dwarf_digging_waits_on_the_level_instead_of_diving(make_api):
+    """"You hear crashing rock": a monster with a pick-axe or a mattock tunnels somewhere
+    on this level. A hero without a digging tool who could take it from him stays a while
+    for him to dig into view, where she would otherwise dive on."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(room_des(DIGGER_ROOMS, DIGGER, hero=(1, 1)), seed=2, role="valkyrie", race="human",
+                   gender="female", alignment="neutral")
+    d = await decide(Autopilot(), api, SKILLS, await game_state(api))
+    assert d.skill_name == "explore_and_fight" and d.params.get("dive") is True, d  # not heard yet: dive
+    for _ in range(20):
+        await api.search(5)
+        if (await api.get_current_level()).digging_heard_turn is not None:
+            break
+    heard = (await api.get_current_level()).digging_heard_turn
+    assert heard is not None
+    d = await decide(Autopilot(), api, SKILLS, await game_state(api))
+    assert d.skill_name == "explore_and_fight" and "dive" not in d.params, d
+    assert d.params["max_depth"] == 1 and d.params["linger_turns"] > 0 and d.params["watch_for"] == ["dwarf"], d

@@ -280,3 +280,25 @@ async def test_down_stairs_under_a_potion_are_found_by_the_terrain_view_without_
     steps = api.game.steps
     assert await api.reveal_terrain() == [] and api.game.steps == steps
 
+
+
+async def test_a_dwarf_tunnelling_through_the_rock_out_of_sight_is_heard_and_the_level_keeps_the_turn(make_api):
+    """A hostile dwarf with a pick-axe digs toward the hero through the rock between two
+    rooms: "You hear crashing rock." The level remembers when (digging_heard_turn)."""
+    rows = ["-----       -----",
+            "|...|       |...|",
+            "|...|       |...|",
+            "-----       -----"]
+    api = make_api(room_des(rows, "MONSTER:('h',\"dwarf\"),(14,2),hostile,awake", hero=(1, 1)), seed=2,
+                   role="valkyrie", race="human", gender="female", alignment="neutral")
+    assert (await api.get_current_level()).digging_heard_turn is None
+    heard = []
+    for _ in range(20):
+        res = await api.search(5)
+        heard += [m for m in res.messages if "You hear crashing rock" in m]
+        if heard:
+            break
+    assert heard
+    turn = (await api.get_stats()).turn
+    level = await api.get_current_level()
+    assert level.digging_heard_turn is not None and turn - 5 <= level.digging_heard_turn <= turn, level.digging_heard_turn

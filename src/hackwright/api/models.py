@@ -336,6 +336,7 @@ class DungeonLevel:
     # The town watch was seen on this level (Minetown): its watchmen are peaceful, and
     # angering one (a blind hero bumping it unseen, a fountain dipped in) turns them all.
     town_watch: bool = False
+    digging_heard_turn: Optional[int] = None  # turn of the last "You hear crashing rock" (a dwarf digs)
 
     def tile_at(self, pos: Position) -> Tile:
         """The tile at ``pos``: ``tiles[pos.y][pos.x]``."""

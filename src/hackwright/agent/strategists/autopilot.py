@@ -113,6 +113,7 @@ class Autopilot:
         self._resists_poison = False  # and whether it resists poison (its role, race and level)
         self._prayer_timeout = 0  # the API's estimate, read at each decision
         self._inventory: list = []  # the pack, read at each decision
+        self._digging_heard: Optional[int] = None  # turn a monster was last heard digging on this level
         self._spells: list = []  # the spells the hero knows (nh.get_spells), read again at each new XL
         self._spells_read_at = 0  # the experience level they were read at (0: not yet)
         self.dive = DivePolicy()
@@ -229,6 +230,7 @@ class Autopilot:
             # (Failure rates fall as the hero grows; the menu is read once per level.)
             self._spells, self._spells_read_at = await api.get_spells(), stats.xp_level
         self._inventory = state["inventory"]
+        self._digging_heard = getattr(state["level"], "digging_heard_turn", None)
         hero: Position = stats.position
         key = level_key_of(stats)
         monsters = state["monsters"]
@@ -363,6 +365,8 @@ class Autopilot:
     # Waiting at the cap this long without gaining a level: go one level deeper anyway
     # (food runs out and score stands still; seeds 17 and 38 waited 4,000 turns at Dlvl 4-5).
     CAP_PATIENCE = 1500
+    # Turns a hero without a digging tool stays on a level after hearing a monster dig there.
+    DIGGER_WAIT = 300
 
     # Gnome lords with wands, dwarves with mattocks and hill orcs kill most low-level
     # heroes in the Gnomish Mines; gnomes and dwarves are at home there.
@@ -494,6 +498,14 @@ class Autopilot:
             params["watch_for"] = ["dwarf"]
         if "Gnomish Mines" not in avoid and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
             params["stop_on_branch_change"] = True
+        heard = self._digging_heard
+        if heard is not None and stats.turn - heard <= self.DIGGER_WAIT and "watch_for" in params and \
+                stats.hunger.severity < HungerState.HUNGRY.severity and stats.branch != "Sokoban":
+            # Something digs through rock on this level ("You hear crashing rock"): a dwarf
+            # with a pick-axe or a mattock. Stay a while for him to tunnel into view.
+            params["max_depth"] = stats.dungeon_level
+            params["linger_turns"] = max(10, heard + self.DIGGER_WAIT - stats.turn)
+            params.pop("dive", None)
         return _decision("explore_and_fight", params, why)
 
     def explored(self, api) -> None:

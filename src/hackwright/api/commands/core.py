@@ -112,6 +112,7 @@ class ApiCore:
         self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
         self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
         self._shop_levels: set[tuple[int, int]] = set()  # levels where a shopkeeper was heard
+        self._digging_heard: dict[tuple[int, int], int] = {}  # level -> turn "You hear crashing rock."
         self._scanned: dict[str, int] = {}  # reader -> messages_seen when it last read (_messages_since)
         self._skill_confident = False  # "You feel more confident in your ... skills." since the last #enhance
         self._greeted_turn: Optional[int] = None  # turn of the last shopkeeper's or priest's greeting
@@ -152,6 +153,7 @@ class ApiCore:
         self._greeted_turn = None
         self._watched_levels = set()
         self._shop_levels = set()
+        self._digging_heard = {}
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
         self._zappers: dict[str, int] = {}  # species -> last turn one zapped a wand in view
         self._shooters: dict[str, int] = {}  # species -> last turn one shot, threw, spat or breathed in view
@@ -431,6 +433,8 @@ class ApiCore:
         """What the messages of an action tell about the monsters around (see below)."""
         self._note_turned_pets(messages)
         for m in messages:
+            if "You hear crashing rock" in m:
+                self._digging_heard[self._where()[:2]] = self._stats_now().turn
             for name in _ZAPS.findall(m):
                 self._zappers[name.lower()] = self._stats_now().turn
             for name in _SHOOTS.findall(m):

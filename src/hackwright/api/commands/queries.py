@@ -134,6 +134,7 @@ class GameQueries(ApiCore):
         level = self._level_memory().to_dungeon_level(self._stats_now().level_in_branch)
         self._note_town_watch()  # a watchman in view before any action (the game's first look)
         level.town_watch = self._where()[:2] in self._watched_levels
+        level.digging_heard_turn = self._digging_heard.get(self._where()[:2])
         # A glyph encodes an object's true type; describe objects as the hero sees them,
         # and never by the hero or monster standing on them now (see object_seen_at).
         obs = self._obs()

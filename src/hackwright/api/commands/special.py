@@ -197,9 +197,8 @@ class SpecialCommands(ApiCore):
         Use for complex menu navigation. ``<esc>``, ``<enter>`` and ``<space>``
         may be written as words. --More-- is still dismissed for you; a
         question, menu or text prompt your keys leave open is reported in
-        ``ActionResult.prompt``; the next send_keys answers it, any other
-        action closes it. ``new_command=True`` closes it first (Escape: no),
-        for keys meant as a command of their own.
+        ``ActionResult.prompt``: your next send_keys answers it, any other
+        action closes it (Escape), as ``new_command=True`` does first.
         Commands that save, quit or change the game's mode or options are
         refused, however they are typed (``S``, ``O``, ``M-q``, ``#quit``, ``#q``,
         ``#exploremode``, wizard-mode commands): the result is a failure whose
