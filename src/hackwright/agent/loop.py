@@ -322,10 +322,10 @@ class Agent:
         self.decisions += 1
         self.decided_by[decided_by] += 1
         self.last_decision = decision
-        # The autopilot's keys are whole commands (a fight, a counted search), never answers:
-        # a question a monster's turn left open (an incubus's "Shall I remove your mail?")
-        # is closed first, or every later key of the game went into it.
-        whole = decided_by in ("fallback", "loop_break") or self.strategist is self.autopilot
+        # A strategist whose keys are whole commands never answers a question with them: one
+        # a monster's turn left open (an incubus's "Shall I remove your mail?") is closed first.
+        decider = self.autopilot if decided_by in ("fallback", "loop_break") else self.strategist
+        whole = bool(getattr(decider, "keys_are_commands", False))
         result, exec_error = await self._execute(step, decision, state, whole_command=whole)
         # The step's own outcome; the model's failure is a line of its own, never this step's error.
         self._after_step(step, decision, result, exec_error, state, decided_by, stand_in)

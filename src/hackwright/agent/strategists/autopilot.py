@@ -103,6 +103,9 @@ class Autopilot:
     """Rule-based strategist over library skills (``--llm autopilot``)."""
 
     name = "autopilot"
+    # Its direct actions (a fight, a counted search) are whole commands, never answers to a
+    # question: without this, every later key went into an incubus's open question.
+    keys_are_commands = True
 
     def __init__(self) -> None:
         self.state = AutopilotState()
@@ -230,7 +233,7 @@ class Autopilot:
             # (Failure rates fall as the hero grows; the menu is read once per level.)
             self._spells, self._spells_read_at = await api.get_spells(), stats.xp_level
         self._inventory = state["inventory"]
-        self._digging_heard = getattr(state["level"], "digging_heard_turn", None)
+        self._digging_heard = state["level"].digging_heard_turn
         hero: Position = stats.position
         key = level_key_of(stats)
         monsters = state["monsters"]

@@ -151,6 +151,7 @@ class PluginStrategist:
         self.name = label
         self.loop_fallback = bool(getattr(inner, "loop_fallback", True))
         self.max_idle_decisions = getattr(inner, "max_idle_decisions", None)
+        self.keys_are_commands = bool(getattr(inner, "keys_are_commands", False))
         self.max_invalid = int(getattr(inner, "max_invalid", 0) or 0)
         self._observe_error: Optional[str] = None
 

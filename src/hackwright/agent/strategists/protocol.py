@@ -75,6 +75,9 @@ class Strategist(Protocol):
       lets the autopilot take one step (counted as ``loop_break``); False turns that off.
     - ``max_idle_decisions: int``: end the episode after this many decisions in a row
       without the game clock moving.
+    - ``keys_are_commands: bool = False``: True when direct actions are whole commands,
+      never answers: a question left open (often one a monster's turn raised) is then
+      closed before the keys are sent (``send_keys(new_command=True)``).
     - ``async summarise(self, question, passages, record) -> str``: condense the
       passages a ``lookup`` decision retrieved (the passages are kept as they are
       without it).
