@@ -522,6 +522,32 @@ async def test_a_pet_that_bites_the_hero_counts_as_hostile_from_then_on(make_api
     assert kittens and not any(m.is_tame for m in kittens)
 
 
+async def test_a_peaceful_werejackal_angered_where_it_stands_is_listed_hostile_though_the_game_still_says_peaceful(make_api):
+    """NetHack redraws a square's description only when its glyph changes: struck where it
+    stands in a closet, the werejackal growls and bites back while the screen still calls
+    it "peaceful werejackal". The API lists it hostile until it moves off."""
+    from hackwright.api import observe
+    from tests.conftest import room_des
+
+    des = room_des(["----", "|..|", "----"], "MONSTER:('d',\"werejackal\"),(2,1),peaceful", hero=(1, 1))
+    api = make_api(des, seed=1, role="valkyrie", race="human", gender="female", alignment="neutral")
+    were = lambda ms: [m for m in ms if m.name == "werejackal"]  # noqa: E731
+    for _ in range(50):  # its jackal form: an @ is never attacked (murder)
+        if were(await api.get_visible_monsters())[0].char == "d":
+            break
+        await api.search()
+    [jackal] = were(await api.get_visible_monsters())
+    assert jackal.is_peaceful and jackal.char == "d"
+    hero = await api.get_position()
+    res = await api.attack(hero.direction_to(jackal.position), peaceful_ok=True)
+    assert any("werejackal growls" in m for m in res.messages), res.messages
+    if not were(await api.get_visible_monsters()):
+        pytest.skip("the blow killed it")
+    [jackal] = were(await api.get_visible_monsters())
+    assert observe.screen_description(api._obs(), jackal.position).startswith("peaceful")  # the stale text
+    assert not jackal.is_peaceful and (await api.look_at(jackal.position)).peaceful is False
+
+
 async def test_stairs_down_remembered_where_there_are_none_are_forgotten_when_going_down_fails(make_api):
     # A mimic may pose as stairs; once it has moved off, the memory of them misled a Monk
     # into trying ">" on the same square 1,200 times.

@@ -66,6 +66,11 @@ _RACE_ADJ = {"human": "human", "elven": "elf", "elf": "elf", "dwarven": "dwarf",
 # A monster's blow at the hero: "The kitten bites!" (a blow at another monster names it).
 _HITS_HERO = re.compile(r"\bThe ([a-z][a-z -]*?) (?:bites|hits|kicks|claws|scratches|butts|stings|touches)!")
 
+# A peaceful monster turned hostile where the hero sees it: "The dwarf gets angry!",
+# "The werejackal growls!" (animals make their own sound: hisses, roars, squeals...).
+_ANGERED = re.compile(r"\bThe ([a-z][a-z -]*?) (?:gets angry|growls|hisses|roars|buzzes|squeals|screeches|"
+                      r"neighs|wails|screams)!")
+
 # A monster using a wand: "The gnome lord zaps a brass wand!" (then striking, sleep, cold...).
 _ZAPS = re.compile(r"\bThe ([a-z][a-z -]*?) zaps (?:an? |the )?[a-z -]*?wand")
 
@@ -155,6 +160,9 @@ class ApiCore:
         self._shop_levels = set()
         self._digging_heard = {}
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
+        # Squares where a monster drawn as peaceful turned hostile without moving: level and
+        # glyph, so the mark ends when it moves off (see _note_turned_monsters).
+        self._angered: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
         self._zappers: dict[str, int] = {}  # species -> last turn one zapped a wand in view
         self._shooters: dict[str, int] = {}  # species -> last turn one shot, threw, spat or breathed in view
         self._cache.clear()
@@ -432,6 +440,7 @@ class ApiCore:
     def _note_messages(self, messages: list[str]) -> None:
         """What the messages of an action tell about the monsters around (see below)."""
         self._note_turned_pets(messages)
+        self._note_turned_monsters(messages)
         for m in messages:
             if "You hear crashing rock" in m:
                 self._digging_heard[self._where()[:2]] = self._stats_now().turn
@@ -452,6 +461,39 @@ class ApiCore:
                 if seen and all(x.is_tame for x in seen) and name not in self._turned_pets:
                     self._turned_pets.add(name)
                     self._cache.pop("monsters", None)  # listed as tame already this turn
+
+    def _note_turned_monsters(self, messages: list[str]) -> None:
+        """NetHack's description of a square (peaceful or not) is redrawn only when the
+        square's glyph changes, so a peaceful monster angered where it stands (hit by the
+        hero, or by the racial anger of its kin) is still described as peaceful while it
+        fights back. A monster beside the hero that hits it, or that "gets angry" or growls,
+        is therefore marked hostile on its square until it moves off."""
+        hitters, angered = set(), set()
+        for m in messages:
+            hitters.update(n.lower() for n in _HITS_HERO.findall(m))
+            angered.update(n.lower() for n in _ANGERED.findall(m))
+        if not hitters and not angered:
+            return
+        hero = self._hero()
+        level = self._where()[:2]
+        near = [x for x in observe.visible_monsters(self._obs(), hero) if x.position.is_adjacent(hero)]
+        # (A blow names the species only: with a hostile one of it beside the hero, that one struck.)
+        hitters -= {x.name for x in near if not x.is_peaceful and not x.is_tame}
+        for x in near:
+            if x.is_peaceful and (x.name in hitters or x.name in angered):
+                self._angered[(x.position.x, x.position.y)] = (level, x.glyph)
+                self._cache.pop("monsters", None)
+
+    def _still_angered(self, m) -> bool:
+        """Whether ``m``, drawn as peaceful, was seen to turn hostile on its square."""
+        key = (m.position.x, m.position.y)
+        mark = self._angered.get(key)
+        if mark is None:
+            return False
+        if mark != (self._where()[:2], m.glyph):
+            del self._angered[key]  # it moved off, or this is another level
+            return False
+        return True
 
     def _fail(self, error: str) -> ActionResult:
         return ActionResult(False, [], False, False, error, game_over=self._game.done)

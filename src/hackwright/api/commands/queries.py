@@ -148,8 +148,8 @@ class GameQueries(ApiCore):
         """Every monster shown on the map now, seen or sensed (telepathy, detection),
         as Monster, nearest first (by steps, then row and column); the hero is not
         listed. Pets are included (is_tame) and peaceful ones marked (is_peaceful),
-        as NetHack describes them; a "pet" that attacked you counts as not tame from
-        then on. An 'I' next to you (something unseen: you are blind or it is
+        as NetHack describes them; a "pet" or peaceful one that attacked you or got
+        angry counts as hostile. An 'I' next to you (something unseen: you are blind or it is
         invisible) is listed as "unseen monster" with is_invisible_marker True.
         [] when none."""
         return self._monsters_now()
@@ -157,6 +157,8 @@ class GameQueries(ApiCore):
     def _monsters_now(self) -> list[Monster]:
         def make() -> list[Monster]:
             out = observe.visible_monsters(self._obs(), self._hero())
+            out = [dataclasses.replace(m, is_peaceful=False) if m.is_peaceful and self._still_angered(m) else m
+                   for m in out]
             return [dataclasses.replace(m, is_tame=False) if m.is_tame and m.name in self._turned_pets else m
                     for m in out]
 
