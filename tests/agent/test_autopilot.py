@@ -119,6 +119,37 @@ async def test_a_werejackal_bite_is_prayed_away_once_prayer_is_safe(make_api):
     assert "Lycanthropy" not in await api.get_status_effects()
 
 
+async def test_a_bitten_hero_fights_the_werejackal_alone_so_the_prayer_comes_before_the_change(make_api):
+    """Still beside the were-creature that gave her the fever, she fights it with melee_fight,
+    which hands back when it dies, not inside a level's exploration: a Rogue who explored on
+    after such a fight turned into a wererat a hundred turns later, the prayer unsaid.
+    (A peaceful werejackal in a closet, struck once the prayer clock allows a prayer.)"""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    des = room_des(["----", "|..|", "----"], "MONSTER:('d',\"werejackal\"),(2,1),peaceful", hero=(1, 1))
+    api = make_api(des, seed=4, role="valkyrie", race="human", gender="female", alignment="neutral")
+    were = lambda ms: [m for m in ms if m.name == "werejackal"]  # noqa: E731
+    while (await api.get_stats()).turn <= 110:  # prayer safe from here (timeout <= 200)
+        await api.search(20)
+    for _ in range(50):  # its jackal form: an @ is never attacked (murder)
+        if were(await api.get_visible_monsters())[0].char == "d":
+            break
+        await api.search()
+    hero = await api.get_position()
+    await api.attack(hero.direction_to(were(await api.get_visible_monsters())[0].position), peaceful_ok=True)
+    for _ in range(40):
+        if "Lycanthropy" in await api.get_status_effects():
+            break
+        await api.search()
+    assert "Lycanthropy" in await api.get_status_effects()
+    [jackal] = were(await api.get_visible_monsters())
+    assert not jackal.is_peaceful and jackal.position.is_adjacent(hero)
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
+    d = await decide(Autopilot(), api, names, await game_state(api))
+    assert d.skill_name == "melee_fight", d
+
+
 async def test_a_hungry_werejackal_victim_with_no_food_saves_the_prayer_for_weakness(make_api):
     """Prayed away while Hungry with nothing to eat, the fever left the prayer clock shut
     when the hero grew Weak a hundred turns later: a Healer fainted to death so."""

@@ -144,3 +144,30 @@ async def eat_old_newt(nh):
     finally:
         runner.close()
         api.close()
+
+
+async def test_a_wererat_bite_that_brings_lycanthropy_stops_the_skill_at_once():
+    """"You feel feverish": the hero will turn into a rat unless cured, so the loop stops
+    every skill on the "deadly" event, while a prayer can still come first."""
+    from hackwright.skills.triggers import TriggerConfig
+
+    room = ["-----", "|...|", "|...|", "|...|", "-----"]
+    des = room_des(room, "MONSTER:('r',\"wererat\"),(3,2),hostile,awake", hero=(2, 2))
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=2,
+                                         role="valkyrie", race="human", gender="female", alignment="neutral",
+                                         extra={"pet": False}))
+    runner = SkillRunner(api, mode="inprocess")
+    code = '''
+async def stand_and_wait(nh):
+    for _ in range(200):
+        await nh.search()
+    return SkillResult("waited", {}, 200, 0, True)
+'''
+    try:
+        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
+        assert out.result.stopped_reason == "interrupted:deadly", out.result
+        assert out.result.data["conditions"] == ["Lycanthropy"]
+        assert "Lycanthropy" in await api.get_status_effects() and not api.game_over
+    finally:
+        runner.close()
+        api.close()

@@ -94,7 +94,7 @@ Prefer A; write B when no skill fits. A created skill that succeeds is saved for
 Triggers (events that stop a skill at the next action): monster, low_hp, hunger, level_change,
 teleport, items, engulfed, message. Every skill also stops at very_low_hp (stats.hp_critical: HP ≤ 5 or
 ≤ 1/5 of max, where a prayer heals) and at deadly (food poisoning, illness, stoning, sliming,
-strangling), so that you can decide whether to pray.
+strangling, lycanthropy), so you can decide whether to pray.
 """
 
 

@@ -11,7 +11,8 @@ very_low_hp    HP fell to where a prayer heals it (Stats.hp_critical: ≤ 5, or
                ≤ 1/5 of max at XL 1-5); the agent loop stops every skill on
                it, so the strategist can pray
 deadly         a condition that kills within turns began (food poisoning,
-               illness, stoning, sliming, strangling); stops every skill too
+               illness, stoning, sliming, strangling), or lycanthropy (a
+               were-creature's bite: "You feel feverish"); stops every skill too
 hunger         the hunger state got worse (Hungry, Weak, Fainting …)
 level_change   the hero is on another level
 teleport       the hero jumped across the level without taking stairs
@@ -154,6 +155,13 @@ class EventMonitor:
             names = [n for bit, n in _DEADLY_NAMES if now.deadly & ~before.deadly & bit]
             events.append(GameEvent("deadly", turn, f"{', '.join(names)}: this kills within turns unless cured "
                                     "(prayer, a unicorn horn, a potion)", {"conditions": names}))
+        recent = [text for text, _ in api.messages_after(before.messages_shown)[1]]
+        # Lycanthropy shows on no status line: the bite's message tells. The hero turns into
+        # the beast within turns, so a prayer or wolfsbane is due before the skill goes on.
+        if any("You feel feverish" in m for m in recent):
+            events.append(GameEvent("deadly", turn, "Lycanthropy: a were-creature's bite; the hero will turn "
+                                    "into one unless cured (prayer, wolfsbane, holy water)",
+                                    {"conditions": ["Lycanthropy"]}))
         # hunger numbers: 0 Satiated, 1 Not Hungry, 2 Hungry, 3 Weak, 4 Fainting …
         if now.hunger > before.hunger and now.hunger >= 2:
             state = observe.HUNGER_STATES[min(now.hunger, len(observe.HUNGER_STATES) - 1)].value
@@ -171,7 +179,6 @@ class EventMonitor:
                 spots = sorted(fresh)[:10]
                 events.append(GameEvent("items", turn, f"{len(fresh)} new object(s) in view",
                                         {"positions": [Position(x, y) for x, y in spots]}))
-        recent = [text for text, _ in api.messages_after(before.messages_shown)[1]]
         if now.engulfed and not before.engulfed or any(_ENGULF.search(m) for m in recent):
             if not before.engulfed:
                 events.append(GameEvent("engulfed", turn, "you were engulfed", {}))

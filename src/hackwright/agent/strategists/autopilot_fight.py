@@ -80,8 +80,12 @@ async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
             # (force: at any HP — with its default it refused while HP was above half, three
             # times a turn, and a Monk who had just prayed to full fought the Elvenking.)
             return invoke("retreat_upstairs", {"force": True}, f"the {strong[0].name} is too strong: leave upstairs")
+    # (Bitten by a were-creature with a prayer to cure it: fight this one alone and hand
+    # back, so the prayer comes before the change; exploring on after the fight, a Rogue
+    # turned into a wererat a hundred turns later.)
+    cure_due = "Lycanthropy" in (sit.effects or ()) and sit.timeout <= 200
     if adjacent and hp_frac >= 0.45 and stats.hp > pilot.DANGER_FACTOR * threat and not strong and \
-            ok("explore_and_fight"):
+            not cure_due and ok("explore_and_fight"):
         hunt = pilot._mines_hunt(s, stats, level_key, ok)
         if hunt is not None:
             return hunt
