@@ -890,6 +890,30 @@ async def test_a_hurt_knight_on_the_down_stairs_beside_a_soldier_ant_goes_down_n
         assert d.skill_name == "engrave_elbereth", (hp, d)
 
 
+async def test_a_dying_knight_writes_elbereth_beside_a_soldier_ant_but_not_beside_an_elf(make_api):
+    """At critical HP with no safe prayer, Elbereth is for monsters that respect it: an elf
+    (an @) ignores it, and the turn spent writing is a turn of its blows for nothing (an
+    Elvenking and a Woodland-elf killed heroes so, mid-word)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import Position
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "retreat_upstairs", "quaff_or_zap_to_survive"}
+    for monster, writes in (("('a',\"soldier ant\"),(3,1),hostile,asleep", True),
+                            ("('@',\"Woodland-elf\"),(3,1),hostile,asleep", False)):
+        api = hero_beside(make_api, monster, "knight")
+        state = await game_state(api)
+        assert [m.name for m in state["monsters"] if not m.is_tame] == [monster.split('"')[1]]
+        state["stats"] = dataclasses.replace(state["stats"], hp=3, dungeon_level=4)  # turn 1: no safe prayer
+        hero = state["stats"].position
+        state["level"].stairs_up = Position(hero.x + 3, hero.y + 1)  # (the room's stairs, out of the way)
+        state["level"].stairs_down = Position(hero.x + 2, hero.y + 1)
+        d = await decide(Autopilot(), api, names, state)
+        assert (d.skill_name == "engrave_elbereth") == writes, (monster, d)
+
+
 async def test_a_hurt_knight_on_the_up_stairs_beside_a_soldier_ant_goes_up_but_not_from_a_troll(make_api):
     """A soldier ant does not follow across levels (only NetHack's stalkers do): one move up
     the stairs is a sure escape where Elbereth cannot be written, and the ant waits by the

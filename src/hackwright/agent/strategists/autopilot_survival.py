@@ -128,7 +128,10 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     if major and adjacent and on_the_way_up(pilot, sit):
         return away(sit, "<", f"HP is critical on the up stairs: go up; the {adjacent[0].name} "
                           "does not follow across levels")
-    if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats):
+    # (Not when none beside the hero respects it, an elf or a were-creature: the turn
+    # spent writing is a turn of their blows for nothing.)
+    if major and adjacent and ok("engrave_elbereth") and not s.elbereth_failed_here(stats) and \
+            any(not m.ignores_elbereth for m in adjacent):
         return invoke("engrave_elbereth", {}, "HP is critical with a monster next to me: Elbereth")
     if major and adjacent and kit.wand and ok(SURVIVE):
         return invoke(SURVIVE, {"heal_below": 0.5}, "HP is critical with a monster next to me: "
