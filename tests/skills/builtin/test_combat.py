@@ -56,6 +56,19 @@ async def test_ranged_attack_kills_a_sleeping_floating_eye_with_thrown_daggers(p
     assert await api.get_position() == spot(api, 2, 2)  # never walked up to it
 
 
+async def test_ranged_attack_at_a_blue_jelly_stops_when_a_jackal_bites_from_beside(play):
+    """Throwing on at the target while another monster bites leaves its blows unanswered (a
+    Healer threw darts at a green mold while a kitten bit her to death): the skill hands back
+    with "attacked", naming the biter."""
+    api = play("daggers_jelly_and_jackal")
+    assert (await run_skill(api, "pickup_useful")).result.success
+    r = (await run_skill(api, "ranged_attack", target="blue jelly", max_throws=12)).result
+    assert r.stopped_reason == "attacked" and not r.success, r
+    assert r.data["monster"] == "jackal" and r.data["target"] == "blue jelly", r
+    hero = await api.get_position()
+    assert any(m.name == "jackal" and m.position.is_adjacent(hero) for m in await api.get_visible_monsters())
+
+
 async def test_ranged_attack_says_nothing_to_throw_for_a_wizard_without_missiles(play):
     api = play("daggers_and_eye", hero="wizard")
     r = (await run_skill(api, "ranged_attack")).result

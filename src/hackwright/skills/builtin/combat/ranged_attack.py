@@ -77,6 +77,8 @@ async def ranged_attack(
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
     "out_of_ammo", "target_lost" (it left the line or view), "target_adjacent"
     (with stop_when_adjacent, or a gas spore or cockatrice next to the hero and no room to back off),
+    "attacked" (another hostile next to the hero is hurting it: data.monster, data.at;
+    fight it first),
     "failed" (the throw did not happen), "budget", "game_over".
     """
     start = await nh.get_stats()
@@ -88,6 +90,7 @@ async def ranged_attack(
     stepped_back = 0
     walked = 0
     want = str(target or "").strip().lower()
+    last_hp = start.hp
 
     swapped_from = []  # the weapon wielded before the launcher, when wield_launcher swapped
 
@@ -176,6 +179,14 @@ async def ranged_attack(
                 return await finish("target_lost", False, target=tracked[0])
             current = min(same, key=lambda m: m.position.steps_to(tracked[1]))
         tracked = (current.name, current.position)
+        # Another hostile has closed in and hurts the hero: throwing on at the target leaves
+        # its blows unanswered (a Healer threw darts at a green mold while a kitten bit her to death).
+        biters = [m for m in monsters if _is_hostile(m) and m.position.is_adjacent(hero)
+                  and m.position != current.position]
+        hurt, last_hp = stats.hp < last_hp, stats.hp
+        if biters and hurt:
+            return await finish("attacked", False, target=current.name, monster=biters[0].name,
+                                at=(biters[0].position.x, biters[0].position.y))
         d = level.line_of_fire(hero, current.position, occupied, max_range)
         if not d:
             return await finish("target_lost", False, target=current.name)
