@@ -117,15 +117,30 @@ async def stand_there(nh):
         api.close()
 
 
-async def test_eating_a_newt_corpse_left_180_turns_is_deadly_and_stops_the_skill_at_once():
-    """Food poisoning kills within turns: the loop stops every skill on the "deadly" event."""
+ROOM_3X3 = ["-----", "|...|", "|...|", "|...|", "-----"]
+
+
+async def _deadly_stop(monster_or_object: str, code: str, condition: str, **character) -> None:
+    """Run ``code`` in the 3x3 room (hero in the middle) with the loop's always-stop events,
+    and check it is stopped by the "deadly" event for ``condition``, the hero alive."""
     from hackwright.skills.triggers import TriggerConfig
 
-    room = ["-----", "|...|", "|...|", "|...|", "-----"]
-    des = room_des(room, "OBJECT:('%',\"corpse\"),(3,2),montype:\"newt\"", hero=(2, 2))
-    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=3,
-                                         extra={"pet": False}))
+    des = room_des(ROOM_3X3, monster_or_object, hero=(2, 2))
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des,
+                                         extra={"pet": False}, **character))
     runner = SkillRunner(api, mode="inprocess")
+    try:
+        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
+        assert out.result.stopped_reason == "interrupted:deadly", out.result
+        assert out.result.data["conditions"] == [condition]
+        assert condition in await api.get_status_effects() and not api.game_over
+    finally:
+        runner.close()
+        api.close()
+
+
+async def test_eating_a_newt_corpse_left_180_turns_is_deadly_and_stops_the_skill_at_once():
+    """Food poisoning kills within turns: the loop stops every skill on the "deadly" event."""
     code = '''
 async def eat_old_newt(nh):
     for _ in range(3):  # 180 turns: always tainted (and not yet rotted away, at 250)
@@ -136,38 +151,17 @@ async def eat_old_newt(nh):
         await nh.search()
     return SkillResult("survived", {}, 106, 0, True)
 '''
-    try:
-        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
-        assert out.result.stopped_reason == "interrupted:deadly", out.result
-        assert out.result.data["conditions"] == ["Food poisoned"]
-        assert "Food poisoned" in await api.get_status_effects() and not api.game_over
-    finally:
-        runner.close()
-        api.close()
+    await _deadly_stop("OBJECT:('%',\"corpse\"),(3,2),montype:\"newt\"", code, "Food poisoned", seed=3)
 
 
 async def test_a_wererat_bite_that_brings_lycanthropy_stops_the_skill_at_once():
     """"You feel feverish": the hero will turn into a rat unless cured, so the loop stops
     every skill on the "deadly" event, while a prayer can still come first."""
-    from hackwright.skills.triggers import TriggerConfig
-
-    room = ["-----", "|...|", "|...|", "|...|", "-----"]
-    des = room_des(room, "MONSTER:('r',\"wererat\"),(3,2),hostile,awake", hero=(2, 2))
-    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=2,
-                                         role="valkyrie", race="human", gender="female", alignment="neutral",
-                                         extra={"pet": False}))
-    runner = SkillRunner(api, mode="inprocess")
     code = '''
 async def stand_and_wait(nh):
     for _ in range(200):
         await nh.search()
     return SkillResult("waited", {}, 200, 0, True)
 '''
-    try:
-        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
-        assert out.result.stopped_reason == "interrupted:deadly", out.result
-        assert out.result.data["conditions"] == ["Lycanthropy"]
-        assert "Lycanthropy" in await api.get_status_effects() and not api.game_over
-    finally:
-        runner.close()
-        api.close()
+    await _deadly_stop("MONSTER:('r',\"wererat\"),(3,2),hostile,awake", code, "Lycanthropy", seed=2,
+                       role="valkyrie", race="human", gender="female", alignment="neutral")
