@@ -149,9 +149,9 @@ class GameQueries(ApiCore):
         as Monster, nearest first (by steps, then row and column); the hero is not
         listed. Pets are included (is_tame) and peaceful ones marked (is_peaceful),
         as NetHack describes them; a "pet" or peaceful one that attacked you or got
-        angry counts as hostile. An 'I' next to you (something unseen: you are blind or it is
-        invisible) is listed as "unseen monster" with is_invisible_marker True.
-        [] when none."""
+        angry counts as hostile. An 'I' next to you (something unseen: you are blind
+        or it is invisible) is listed as "unseen monster" with is_invisible_marker
+        True. [] when none."""
         return self._monsters_now()
 
     def _monsters_now(self) -> list[Monster]:
