@@ -514,9 +514,9 @@ async def test_a_pet_that_bites_the_hero_counts_as_hostile_from_then_on(make_api
     api = make_api(seed=0, role="wizard")
     pets = [m for m in await api.get_visible_monsters() if m.is_tame]
     assert [m.name for m in pets] == ["kitten"]
-    api._note_turned_pets(["The kitten bites the newt.", "Your kitten is still eating."])
+    api._note_turned_monsters(["The kitten bites the newt.", "Your kitten is still eating."])
     assert any(m.is_tame for m in await api.get_visible_monsters())
-    api._note_turned_pets(["The kitten bites!  You stop searching."])
+    api._note_turned_monsters(["The kitten bites!  You stop searching."])
     await api.search()
     kittens = [m for m in await api.get_visible_monsters() if m.name == "kitten"]
     assert kittens and not any(m.is_tame for m in kittens)

@@ -439,7 +439,6 @@ class ApiCore:
 
     def _note_messages(self, messages: list[str]) -> None:
         """What the messages of an action tell about the monsters around (see below)."""
-        self._note_turned_pets(messages)
         self._note_turned_monsters(messages)
         for m in messages:
             if "You hear crashing rock" in m:
@@ -449,21 +448,15 @@ class ApiCore:
             for name in _SHOOTS.findall(m):
                 self._shooters[name.lower()] = self._stats_now().turn
 
-    def _note_turned_pets(self, messages: list[str]) -> None:
-        """A pet never attacks the hero, and the game calls it "your kitten". "The kitten
-        bites!" while the only kitten in view is drawn as tame means it has gone wild
-        (abused, or the drawing is stale): from then on it counts as hostile. (A pet
-        kitten drawn tame was let bite a Barbarian to death on Dlvl 1.)"""
-        for m in messages:
-            for name in _HITS_HERO.findall(m):
-                name = name.lower()
-                seen = [x for x in observe.visible_monsters(self._obs(), self._hero()) if x.name == name]
-                if seen and all(x.is_tame for x in seen) and name not in self._turned_pets:
-                    self._turned_pets.add(name)
-                    self._cache.pop("monsters", None)  # listed as tame already this turn
-
     def _note_turned_monsters(self, messages: list[str]) -> None:
-        """NetHack's description of a square (peaceful or not) is redrawn only when the
+        """Monsters the drawing shows as friendly that the messages show hostile.
+
+        A pet never attacks the hero, and the game calls it "your kitten". "The kitten
+        bites!" while the only kittens in view are drawn as tame means it has gone wild
+        (abused, or the drawing is stale): from then on the species counts as hostile. (A
+        pet kitten drawn tame was let bite a Barbarian to death on Dlvl 1.)
+
+        NetHack's description of a square (peaceful or not) is redrawn only when the
         square's glyph changes, so a peaceful monster angered where it stands (hit by the
         hero, or by the racial anger of its kin) is still described as peaceful while it
         fights back. A monster beside the hero that hits it, or that "gets angry" or growls,
@@ -475,8 +468,14 @@ class ApiCore:
         if not hitters and not angered:
             return
         hero = self._hero()
+        shown = observe.visible_monsters(self._obs(), hero)  # as drawn, before either rule
+        for name in hitters - self._turned_pets:
+            seen = [x for x in shown if x.name == name]
+            if seen and all(x.is_tame for x in seen):
+                self._turned_pets.add(name)
+                self._cache.pop("monsters", None)  # listed as tame already this turn
         level = self._where()[:2]
-        near = [x for x in observe.visible_monsters(self._obs(), hero) if x.position.is_adjacent(hero)]
+        near = [x for x in shown if x.position.is_adjacent(hero)]
         # (A blow names the species only: with a hostile one of it beside the hero, that one struck.)
         hitters -= {x.name for x in near if not x.is_peaceful and not x.is_tame}
         for x in near:
