@@ -29,6 +29,17 @@ async def test_melee_fight_kills_the_newt_but_never_touches_the_floating_eye_bes
     assert any(m.name == "floating eye" for m in await api.get_visible_monsters())
 
 
+async def test_melee_fight_kills_the_biting_newt_before_the_yellow_mold_beside_it(play):
+    """A mold only stings whoever hits it: the newt is the fight, the mold is left alone
+    (hit first, its sting stuns, and a stunned hero's blows go astray)."""
+    api = play("mold_and_newt_adjacent")
+    r = (await run_skill(api, "melee_fight")).result
+    assert r.stopped_reason == "target_dead" and r.data["target"] == "newt", r
+    log = await message_log(api)
+    assert not re.search(r"You (hit|miss) the yellow mold|You stagger", log), log
+    assert any(m.name == "yellow mold" for m in await api.get_visible_monsters())
+
+
 async def test_melee_fight_with_nobody_around_has_no_target(play):
     api = play("empty_room")
     r = (await run_skill(api, "melee_fight")).result

@@ -23,6 +23,12 @@ def _why_not_touch(info, armed):
     return ""
 
 
+def _only_passive(info):
+    """Whether every attack of the species is passive (molds, jellies, acid blobs): it hurts
+    only whoever hits it, so it is never the first to fight while something else bites."""
+    return bool(info.attacks) and all(a.startswith("passive") for a in info.attacks)
+
+
 def _retreat_square(level, hero, hostiles, occupied):
     """The free neighbouring square farthest from the hostiles (None if none is better)."""
     def danger(p):
@@ -58,7 +64,7 @@ async def melee_fight(
     """Fight the nearest adjacent or approaching hostile monster in melee until it dies, flees, or HP runs low.
 
     Picks a target (the given name, else the most dangerous adjacent hostile, else
-    the nearest within `approach_radius`), waits for a fast one to come adjacent or
+    the nearest within `approach_radius`; a mold, jelly or acid blob last), waits for a fast one to come adjacent or
     steps toward a slow one, and attacks it with F+direction until it is killed.
     Never attacks peaceful or tame monsters, and never touches monsters whose
     passive attack is dangerous: floating eyes (paralysis — the classic death),
@@ -95,6 +101,7 @@ async def melee_fight(
     tracked = None  # (name, last position)
     avoided = {}
     infos = {}
+    passive = {}  # species -> whether it only strikes back (see _only_passive)
     eq = await nh.get_equipment()
     armed = eq.get("weapon") is not None or eq.get("gloves") is not None
     want = str(target or "").strip().lower()
@@ -110,9 +117,10 @@ async def melee_fight(
     async def unsafe(name):
         if name not in infos:
             try:
-                infos[name] = _why_not_touch(await nh.lookup_monster(name), armed)
+                info = await nh.lookup_monster(name)
+                infos[name], passive[name] = _why_not_touch(info, armed), _only_passive(info)
             except Exception:
-                infos[name] = ""
+                infos[name], passive[name] = "", False
         return infos[name]
 
     async def speed(name):
@@ -156,10 +164,12 @@ async def melee_fight(
             pool = [m for m in fightable if not want or want in m.name.lower()]
             adjacent = [m for m in pool if m.position.is_adjacent(hero)]
             near = [m for m in pool if m.position.steps_to(hero) <= approach_radius]
+            # (A mold beside the hero is the last choice: a Tourist at 12 HP fought the
+            # yellow mold beside her, not the newt biting her, and died stunned.)
             if adjacent:
-                pick = max(adjacent, key=lambda m: m.threat_level)
+                pick = max(adjacent, key=lambda m: (not passive.get(m.name), m.threat_level))
             elif near:
-                pick = min(near, key=lambda m: m.position.steps_to(hero))
+                pick = min(near, key=lambda m: (passive.get(m.name, False), m.position.steps_to(hero)))
             else:
                 # An exploding monster (gas spore) next to us: back off a square, so that nothing
                 # kills it beside us and it can be shot from a distance.
