@@ -217,6 +217,31 @@ async def test_a_hero_with_a_wand_of_digging_in_the_mines_zaps_down_where_he_sta
     assert d.skill_name == "dig_down", d
 
 
+async def test_a_wand_of_digging_is_kept_for_below_dlvl_5_unless_the_way_down_is_lost(make_api):
+    """A wand digs a level a charge (4-8): zapped from Dlvl 1, it left XL 1 Wizards on
+    Dlvl 5-7 to die there. The stairs take the hero to Dlvl 5 (they seldom kill above
+    it), the charges go on below; on a level explored with no way down, at once."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(room_des(ROOM, "OBJECT:('/',\"digging\"),(2,2)", hero=(2, 2)), seed=0, role="valkyrie",
+                   race="human", gender="female", alignment="neutral")
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert (await api.engrave("x", wand.slot)).success  # now a known wand of digging
+    state = await game_state(api)
+    assert state["stats"].dungeon_level == 1 and state["level"].stairs_down is None
+    d = await decide(Autopilot(), api, SKILLS, state)
+    assert d.skill_name != "dig_down", d
+    assert d.params.get("dive"), d  # down the stairs at once: a digging tool makes a diver
+    pilot = Autopilot()
+    pilot.state.explored_levels.add(level_key_of(api.last_stats))
+    d = await decide(pilot, api, SKILLS, state)
+    assert d.skill_name == "dig_down", d
+    state["stats"].dungeon_level = 5
+    d = await decide(Autopilot(), api, SKILLS, state)
+    assert d.skill_name == "dig_down", d
+
+
 async def test_a_hero_too_weak_to_melee_a_dwarf_shoots_him_for_his_pick_a_wizard_with_force_bolt(make_api):
     """Dwarves move at half the hero's speed: a Ranger's arrows or a Wizard's force bolt
     kill one before he swings his mattock, and his pile is searched afterwards. A

@@ -29,7 +29,8 @@ async def dive_or_hunt(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
                                 fit_for_dwarves=pilot.fit_for_dwarves, race=pilot._race,
                                 town_watch=sit.level.town_watch,
                                 skill_ready=sit.facts is not None and sit.facts.skill_ready,
-                                stairs_up_known=sit.level.stairs_up is not None or stats.turn - s.arrived_turn <= 2)
+                                stairs_up_known=sit.level.stairs_up is not None or stats.turn - s.arrived_turn <= 2,
+                                way_down_lost=level_key in s.explored_levels and _way_down(pilot, sit)[1] is None)
     if step is not None:
         return invoke(step.skill, step.params, step.why)
     # In the Gnomish Mines without a digging tool: hunt its dwarves for one first.

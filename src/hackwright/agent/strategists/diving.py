@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
-from .autopilot_context import WEAK_ROLES, has_missiles
+from .autopilot_context import MAIN_DUNGEON, WEAK_ROLES, has_missiles
 
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
 _NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
@@ -89,6 +89,9 @@ class DivePolicy:
     # Roles whose missiles or spells kill a dwarf before he reaches them (see next_step).
     SHOOTERS = ("wizard", "ranger", "rogue")
 
+    # The shallowest main-dungeon level a wand of digging is zapped down from (see next_step).
+    WAND_FROM_DLVL = 5
+
     # Races to whom the Gnomish Mines' dwarves are peaceful (NetHack's racial love masks).
     KIN_OF_DWARVES = ("dwarf", "gnome")
 
@@ -108,12 +111,13 @@ class DivePolicy:
     def next_step(self, api, role: str, stats, inventory, monsters, ok, hp_frac: float,
                   hungry_weak: bool, level_key: tuple[str, int], fit_for_dwarves=None, race: str = "",
                   town_watch: bool = False, skill_ready: bool = False,
-                  stairs_up_known: bool = True) -> Optional[DiveStep]:
+                  stairs_up_known: bool = True, way_down_lost: bool = False) -> Optional[DiveStep]:
         """A diving skill to run now, or None to let the autopilot's other rules decide.
         Called only when nothing is next to the hero and HP is not low. ``race``: the
         hero's and ``skill_ready`` whether a skill can be advanced (nh.get_hero());
         ``town_watch``: the watch keeps the peace on this level; ``stairs_up_known``: this
-        level's up stairs are on the map (or under the hero, just arrived)."""
+        level's up stairs are on the map (or under the hero, just arrived);
+        ``way_down_lost``: the level is explored and no way down is known."""
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         fit_for_dwarves = fit_for_dwarves or (lambda st: st.xp_level >= 3)
         if skill_ready and ok("enhance_skills"):
@@ -170,6 +174,14 @@ class DivePolicy:
             return DiveStep("retreat_upstairs", {"force": True},
                             f"I have the {tool.name or tool.text}: climb out of the Mines to dig in the main dungeon")
         near = [m for m in hostile if m.position.steps_to(hero) <= 3]
+        if is_wand(tool) and stats.branch == MAIN_DUNGEON and stats.dungeon_level < self.WAND_FROM_DLVL \
+                and not way_down_lost:
+            # A wand digs as many levels as it has charges (4-8). Zapped from Dlvl 1 they
+            # left XL 1 Wizards on Dlvl 5-7 to die there; the stairs above Dlvl 5 seldom
+            # kill. Below them, where a toolless visit ends in death one time in five, a
+            # zap a level skips the danger. (Zapped at once when the way down is lost, and
+            # by the dying-hero rule of autopilot_survival.)
+            return None
         if is_wand(tool) and stats.branch != "Sokoban" and ok("dig_down"):
             # A zap a level: neither hunger nor a monster nearby is a reason to wait.
             return DiveStep("dig_down", {"min_hp": 0.0, "stop_on_hunger": False},
