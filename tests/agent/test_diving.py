@@ -200,17 +200,25 @@ async def test_a_hero_with_a_pick_on_a_mines_level_whose_up_stairs_he_never_saw_
     assert d.skill_name == "retreat_upstairs", d
 
 
+async def _valkyrie_with_a_known_wand_of_digging(make_api, monsters: str = "", at=(2, 2)):
+    """A Valkyrie in ROOM who picked up the wand of digging under her and engraved with
+    it, so that she knows it."""
+    wand = f"OBJECT:('/',\"digging\"),({at[0]},{at[1]})"
+    api = make_api(room_des(ROOM, "\n".join(filter(None, (wand, monsters))), hero=at), seed=0, role="valkyrie",
+                   race="human", gender="female", alignment="neutral")
+    assert (await api.pickup()).success
+    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
+    assert (await api.engrave("x", wand.slot)).success
+    return api
+
+
 async def test_a_hero_with_a_wand_of_digging_in_the_mines_zaps_down_where_he_stands(make_api):
     """A wand's 4-8 charges run out before the Mines end (Dlvl 10-13): climbing out first
     spends levels the charges must dig again (a Cavewoman climbed three Mines levels with
     one, then dug five from Dlvl 3 to 8 and died there)."""
     from hackwright.agent.strategists.autopilot import Autopilot
 
-    api = make_api(room_des(ROOM, "OBJECT:('/',\"digging\"),(2,2)", hero=(2, 2)), seed=0, role="valkyrie",
-                   race="human", gender="female", alignment="neutral")
-    assert (await api.pickup()).success
-    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
-    assert (await api.engrave("x", wand.slot)).success  # now a known wand of digging
+    api = await _valkyrie_with_a_known_wand_of_digging(make_api)
     state = await game_state(api)
     state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 3
     d = await decide(Autopilot(), api, SKILLS | {"retreat_upstairs"}, state)
@@ -223,11 +231,7 @@ async def test_a_wand_of_digging_is_kept_for_below_dlvl_5_unless_the_way_down_is
     it), the charges go on below; on a level explored with no way down, at once."""
     from hackwright.agent.strategists.autopilot import Autopilot
 
-    api = make_api(room_des(ROOM, "OBJECT:('/',\"digging\"),(2,2)", hero=(2, 2)), seed=0, role="valkyrie",
-                   race="human", gender="female", alignment="neutral")
-    assert (await api.pickup()).success
-    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
-    assert (await api.engrave("x", wand.slot)).success  # now a known wand of digging
+    api = await _valkyrie_with_a_known_wand_of_digging(make_api)
     state = await game_state(api)
     assert state["stats"].dungeon_level == 1 and state["level"].stairs_down is None
     d = await decide(Autopilot(), api, SKILLS, state)
@@ -268,12 +272,7 @@ async def test_a_dying_hero_with_a_wand_of_digging_zaps_down_out_of_the_fight(ma
     away from it, a level deeper, in one turn."""
     from hackwright.agent.strategists.autopilot import Autopilot
 
-    api = make_api(room_des(ROOM, "OBJECT:('/',\"digging\"),(1,1)\nMONSTER:('d',\"jackal\"),(2,1),hostile",
-                            hero=(1, 1)), seed=0, role="valkyrie", race="human", gender="female",
-                   alignment="neutral")
-    assert (await api.pickup()).success
-    wand = next(i for i in await api.get_inventory() if i.object_class == "wand")
-    assert (await api.engrave("x", wand.slot)).success  # now a known wand of digging
+    api = await _valkyrie_with_a_known_wand_of_digging(make_api, "MONSTER:('d',\"jackal\"),(2,1),hostile", at=(1, 1))
     state = await game_state(api)
     state["stats"].hp = 2
     d = await decide(Autopilot(), api, SKILLS, state)
