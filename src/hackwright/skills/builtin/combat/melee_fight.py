@@ -64,12 +64,13 @@ async def melee_fight(
     """Fight the nearest adjacent or approaching hostile monster in melee until it dies, flees, or HP runs low.
 
     Picks a target (the given name, else the most dangerous adjacent hostile, else
-    the nearest within `approach_radius`; a mold, jelly or acid blob last), waits for a fast one to come adjacent or
-    steps toward a slow one, and attacks it with F+direction until it is killed.
-    Never attacks peaceful or tame monsters, and never touches monsters whose
-    passive attack is dangerous: floating eyes (paralysis — the classic death),
-    gelatinous cubes, gas spores (they explode when killed), and
-    cockatrices/chickatrices when the hero has neither a wielded weapon nor gloves. Those are reported in data.avoided (throw things at
+    the nearest within `approach_radius`; a mold, jelly or acid blob last), waits
+    for a fast one to come adjacent or steps toward a slow one, and attacks it with
+    F+direction until it is killed. Never attacks peaceful or tame monsters, and
+    never touches monsters whose passive attack is dangerous: floating eyes
+    (paralysis — the classic death), gelatinous cubes, gas spores (they explode
+    when killed), and cockatrices/chickatrices when the hero has neither a wielded
+    weapon nor gloves. Those are reported in data.avoided (throw things at
     them with ranged_attack, or walk away). When HP falls below `hp_threshold` of
     max it steps away from the hostiles (if a square further from them is free)
     and returns "low_hp". Next to a gas spore and nothing else to fight, it steps
