@@ -168,7 +168,7 @@ async def melee_fight(
             # (A mold beside the hero is the last choice: a Tourist at 12 HP fought the
             # yellow mold beside her, not the newt biting her, and died stunned.)
             if adjacent:
-                pick = max(adjacent, key=lambda m: (not passive.get(m.name), m.threat_level))
+                pick = max(adjacent, key=lambda m: (not passive.get(m.name, False), m.threat_level))
             elif near:
                 pick = min(near, key=lambda m: (passive.get(m.name, False), m.position.steps_to(hero)))
             else:
