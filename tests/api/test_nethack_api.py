@@ -584,6 +584,7 @@ def test_a_shopkeepers_title_does_not_cut_the_cause_of_death_short():
          "killed by Mr. Asidonhopo"),
         (("You were killed by a jackal, while helpless.",), "killed by a jackal"),
         (("killed by a wand",), "killed by a wand"),
+        (("killed by the death ray!  The death ray hits you!--More-- ------------ |",), "killed by the death ray"),
         # The tombstone wraps a cause over two rows; the stone's borders and its year are
         # not part of it (the eval CSV once read "killed by a    | |    giant ant     | | …").
         (("                  |      Agent       |", "                  |      101 Au      |",

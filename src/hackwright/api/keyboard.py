@@ -363,7 +363,8 @@ class Keyboard:
 
     # A cause runs to the next full stop or comma, except the stop of a title: "killed by
     # Mr. Asidonhopo, the shopkeeper" was recorded as "killed by Mr".
-    _CAUSE = r"(?:(?:Mrs?|Ms|St)\. |[^.,;])+"
+    # (A message's "!" ends a cause too: "killed by the death ray!  The death ray hits you!--More--".)
+    _CAUSE = r"(?:(?:Mrs?|Ms|St)\. |[^.,;!])+"
     _DEATH = re.compile(rf"(killed by {_CAUSE}|died of {_CAUSE}|choked on {_CAUSE}|starved to death|"
                         rf"drowned in {_CAUSE}|turned to stone|petrified by {_CAUSE}|burned by {_CAUSE}|"
                         rf"dissolved in {_CAUSE}|crushed to death by {_CAUSE}|poisoned by {_CAUSE})")
