@@ -15,6 +15,22 @@ async def test_engrave_elbereth_writes_it_correctly_and_the_jackal_backs_off(pla
     assert not [m for m in await api.get_visible_monsters() if m.position.is_adjacent(hero)]
 
 
+async def test_a_blindfolded_valkyrie_beside_a_jackal_writes_elbereth_without_feeling_for_it(play):
+    """A blind hero cannot feel dust: looking for the word only feels the floor, a move
+    the monster bites in. Read back after each try, a blind Ranger wrote Elbereth
+    twice, felt the floor three times and died to a coyote. Blind, the skill writes
+    it once and trusts it, writing again only after a blow lands on the square."""
+    api = play("blindfold_beside_a_jackal")
+    assert (await api.pickup()).success
+    blindfold = next(i.slot for i in await api.get_inventory() if i.name == "blindfold")
+    assert (await api.put_on(blindfold)).success and "Blind" in await api.get_status_effects()
+    before = await message_log(api)
+    r = (await run_skill(api, "engrave_elbereth", max_turns=20)).result
+    during = (await message_log(api))[len(before):]
+    assert r.stopped_reason != "cannot_engrave" and not api.game_over, (r, during)
+    assert "You write in the dust" in during and "You try to feel" not in during, during
+
+
 async def test_engrave_elbereth_is_useless_against_a_human(play):
     api = play("peaceful_watchman")
     r = (await run_skill(api, "engrave_elbereth")).result

@@ -15,7 +15,8 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
     Most monsters will not attack in melee a hero standing on "Elbereth" and flee
     instead; humans (@), minotaurs, shopkeepers, guards and priests ignore it. A
     dust engraving is often smudged as it is written ("Elbcreth" protects nobody),
-    so the skill reads it back (':') and engraves again until it is right. It
+    so the skill reads it back (':') and engraves again until it is right (a
+    blind hero cannot feel dust: it writes once, and again after each blow). It
     also wears away while it frightens a monster beside the hero, so the skill
     reads it back every turn a hostile stands beside him (every eighth turn
     otherwise) and writes it again once it no longer reads Elbereth. It never
@@ -64,6 +65,10 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         actions += 1
         return look.engraving or ""
 
+    async def blind():
+        # Dust cannot be felt: a blind hero's look only feels the floor, a move wasted.
+        return "Blind" in await nh.get_status_effects()
+
     near = await adjacent_hostiles()
     if near and all(m.ignores_elbereth for m in near):
         return await finish("useless", False, monsters=[m.name for m in near])
@@ -80,6 +85,9 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
             if not res.success:
                 read = ""
                 return "failed"
+            if await blind():
+                read = ""
+                return "ok"  # trusted until a blow on the square says otherwise
             read = await read_back()
             if read.strip().lower() == "elbereth":
                 return "ok"
@@ -96,7 +104,8 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
     while waited < max_turns:
         stats = await nh.get_stats()
         near = await adjacent_hostiles()
-        if stats.hp < last_hp and near:
+        struck = stats.hp < last_hp and bool(near)
+        if struck:
             hits += 1
         last_hp = stats.hp
         if near and all(m.ignores_elbereth for m in near):
@@ -118,7 +127,12 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
         # A dust Elbereth wears away as it frightens a monster beside the hero, and the
         # monster bites once it no longer reads right: with one beside him, read it each
         # turn (reading takes no game time).
-        if waited % 8 == 7 or hits or near:
+        if await blind():
+            if struck:  # smudged as it was written, or worn away: write it again
+                outcome = await engrave()
+                if outcome != "ok":
+                    return await finish("game_over" if outcome == "dead" else "cannot_engrave", False)
+        elif waited % 8 == 7 or hits or near:
             read = await read_back()
             if read.strip().lower() != "elbereth":
                 outcome = await engrave()
