@@ -256,7 +256,9 @@ async def test_a_hero_too_weak_to_melee_a_dwarf_shoots_him_for_his_pick_a_wizard
     dwarf = "MONSTER:('h',\"dwarf\"),(7,1),hostile,asleep"
     for hero in ("wizard", "ranger", "tourist"):
         api = make_api(room_des(ROOM, dwarf, hero=(1, 1)), seed=0, **CHARACTERS[hero])
-        d = await decide(Autopilot(), api, SKILLS | {"ranged_attack"}, await game_state(api))
+        state = await game_state(api)
+        state["stats"].dungeon_level = 3  # where the Mines branch off: their dwarves are tougher than Dlvl 1's
+        d = await decide(Autopilot(), api, SKILLS | {"ranged_attack"}, state)
         if hero == "tourist":
             assert d.skill_name not in ("ranged_attack", "get_digging_tool"), d
             continue
