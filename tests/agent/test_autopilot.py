@@ -1122,9 +1122,9 @@ async def test_on_the_mines_levels_a_starting_knight_hunts_dwarves_for_a_pick_an
     """Whether a hero takes on a dwarf (d8 + a d12 mattock a hit) is the fight's likely cost
     against its full HP (nh.fight_odds) where the Gnomish Mines branch off (Dlvl 2-4), not
     its role alone. A starting Knight's or Valkyrie's long sword wins there at a cost of
-    about half her HP (DWARF_FIGHT_SHARE; held to a third, they left the Mines at XL 1 and
-    seldom came back with a pick), a Monk's martial arts more cheaply, a Tourist's bare
-    hands never."""
+    about half the hero's HP (DWARF_FIGHT_SHARE; held to a third, they left the Mines at
+    XL 1 and seldom came back with a pick), a Monk's martial arts more cheaply, a
+    Tourist's bare hands never."""
     import dataclasses
 
     from hackwright.agent.strategists.autopilot import Autopilot
