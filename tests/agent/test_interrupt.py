@@ -143,7 +143,11 @@ def test_ctrl_c_during_a_bot_evaluation_stops_each_bot_before_its_next_action(tm
     try:
         wait_for(lambda: started.exists() and len(list(started.glob("*/frames.bin"))) >= 2, 180,
                  "two bot episodes in flight", proc)
-        time.sleep(2)
+        # Every key a bot sends is a recorded frame: wait until both have acted (a fixed
+        # pause was too short on a loaded machine, where a bot had not yet decided).
+        frames = sorted(started.glob("*/frames.bin"))[:2]
+        sizes = [f.stat().st_size for f in frames]
+        wait_for(lambda: all(f.stat().st_size > n for f, n in zip(frames, sizes)), 120, "both bots acting", proc)
         code, out, err = ctrl_c(proc)
     finally:
         proc.kill()
