@@ -126,18 +126,18 @@ async def engrave_elbereth(nh, max_turns: int = 40, rest_to: float = 0.0, max_at
                 return await finish("safe", True)
         # A dust Elbereth wears away as it frightens a monster beside the hero, and the
         # monster bites once it no longer reads right: with one beside him, read it each
-        # turn (reading takes no game time).
+        # turn (reading takes no game time). Blind, only a blow tells it is gone.
         if await blind():
-            if struck:  # smudged as it was written, or worn away: write it again
-                outcome = await engrave()
-                if outcome != "ok":
-                    return await finish("game_over" if outcome == "dead" else "cannot_engrave", False)
+            worn = struck
         elif waited % 8 == 7 or hits or near:
             read = await read_back()
-            if read.strip().lower() != "elbereth":
-                outcome = await engrave()
-                if outcome != "ok":
-                    return await finish("game_over" if outcome == "dead" else "cannot_engrave", False)
+            worn = read.strip().lower() != "elbereth"
+        else:
+            worn = False
+        if worn:
+            outcome = await engrave()
+            if outcome != "ok":
+                return await finish("game_over" if outcome == "dead" else "cannot_engrave", False)
         res = await nh.search()
         actions += 1
         waited += 1
