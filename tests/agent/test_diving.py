@@ -173,6 +173,23 @@ async def test_in_the_gnomish_mines_a_fit_hero_hunts_dwarves_and_a_hero_with_a_p
     assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
 
 
+async def test_a_dwarvish_hunter_in_the_mines_is_told_of_her_peaceful_dwarves_a_human_of_hostile_ones(make_api):
+    """The Mines' dwarves are peaceful to a dwarvish hero and walk past her while she
+    explores; the hunt asks to hear of those too, since she may take their picks."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    for race, alignment in (("dwarf", "lawful"), ("human", "neutral")):
+        api = make_api(room_des(ROOM, hero=(2, 2)), seed=0, role="valkyrie", race=race, gender="female",
+                       alignment=alignment)
+        state = await game_state(api)
+        state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 1
+        state["stats"].dungeon_level, state["stats"].xp_level = 4, 3
+        d = await decide(Autopilot(), api, SKILLS | {"retreat_upstairs"}, state)
+        assert d.skill_name == "explore_and_fight" and "dwarves" in d.reasoning, d
+        assert d.params["watch_for"] == ["dwarf"], d
+        assert d.params.get("watch_peaceful", False) == (race == "dwarf"), (race, d)
+
+
 async def test_a_hero_with_a_pick_on_a_mines_level_whose_up_stairs_he_never_saw_digs_down_there(make_api):
     """Climbing out of the Mines needs each level's up stairs: where they were never seen
     (the hero fell in, or came up from below onto their other stairs), looking for them

@@ -224,6 +224,26 @@ async def test_explore_and_fight_hands_back_when_a_watched_for_dwarf_comes_near(
     assert r.stopped_reason != "sighted", r
 
 
+async def test_a_dwarvish_hero_watching_for_dwarves_is_told_of_a_peaceful_one_only_when_asked(make_api):
+    """A dwarf is peaceful to a dwarvish hero and walks past her; the Mines' hunt for a pick
+    asks (watch_peaceful) to hear of such a one too. By default only hostile ones count."""
+    from tests.conftest import room_des
+
+    # (Behind a partition: a dwarf in sight from the start would not be news.)
+    halls = ["-------------------------", "|..........|............|", "|..........|............|",
+             "|.......................|", "-------------------------"]
+    des = room_des(halls, "MONSTER:('h',\"dwarf\"),(22,1),peaceful", hero=(1, 1))
+    hero = dict(role="valkyrie", race="dwarf", gender="female", alignment="lawful")
+    api = make_api(des, seed=0, **hero)
+    r = (await run_skill(api, "explore_and_fight", watch_for=["dwarf"], watch_peaceful=True, budget=200,
+                         linger_turns=100)).result
+    assert r.stopped_reason == "sighted" and r.data["monster"] == "dwarf", r
+    api = make_api(des, seed=0, **hero)
+    r = (await run_skill(api, "explore_and_fight", watch_for=["dwarf"], budget=200, linger_turns=100)).result
+    assert r.stopped_reason != "sighted", r
+    assert any(m.name == "dwarf" and m.is_peaceful for m in await api.get_visible_monsters()), r
+
+
 # Two down staircases drawn on one level: NetHack keeps one real down staircase per level
 # made from a des-file (the one at (4,1)); the other (7,2) only looks like stairs, and
 # pressing '>' there says "You can't go down here." The real one is first in reading

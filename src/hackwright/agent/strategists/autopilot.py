@@ -444,6 +444,11 @@ class Autopilot:
         decision.params.update(descend=True, linger_turns=150,
                                max_depth=stats.dungeon_level - stats.level_in_branch + self.MINES_HUNT_LEVELS)
         decision.params.pop("dive", None)
+        if self._race in self.dive.KIN_OF_DWARVES and self.fit_for_dwarves(stats):
+            # Its dwarves are peaceful and walk by unnoticed (diving.py takes a fit hero
+            # of their kin to their picks): hand back when one comes near, not only a
+            # hostile one. (Minetown, with its watch, is deeper than the hunt's levels.)
+            decision.params["watch_peaceful"] = True
         return decision
 
     # Roles that start knowing spells: every Wizard force bolt, every Healer healing, a

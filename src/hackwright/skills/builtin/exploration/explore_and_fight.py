@@ -76,6 +76,8 @@ Parameters:
         when a hostile one comes within 7 squares that was not that near when the
         call began, so the caller can go for what it carries (a dwarf's pick-axe)
         before it comes to blows on its own terms (default ())
+    watch_peaceful: with watch_for, peaceful ones count too (a dwarf is peaceful to a
+        dwarvish or gnomish hero) (default False)
     seek_branch_on: with descend, dungeon levels on which to look for a branch's down
         stairs ([2, 3, 4]: the Gnomish Mines begin on one of them): the level is explored
         whole even with dive, stairs never crossed are taken before the known way on,
@@ -113,7 +115,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
                             dive: bool = False, stop_on_branch_change: bool = False,
-                            stop_when_outmatched: bool = False, watch_for: list = (),
+                            stop_when_outmatched: bool = False, watch_for: list = (), watch_peaceful: bool = False,
                             seek_branch_on: list = ()):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
@@ -258,7 +260,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         monsters = await nh.get_visible_monsters()
         hostile = [m for m in monsters if not m.is_peaceful and not m.is_tame]
         if watched:
-            sighted = [m for m in hostile if m.name in watched and m.position.steps_to(hero) <= 7
+            sighted = [m for m in (monsters if watch_peaceful else hostile) if m.name in watched
+                       and not m.is_tame and m.position.steps_to(hero) <= 7
                        and not any(m.position.steps_to(p) <= 2 for p in already_near)]
             if sighted:
                 m = min(sighted, key=lambda m: m.position.steps_to(hero))
