@@ -115,8 +115,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             avoid_branches: list = ("Gnomish Mines",), linger_turns: int = 0,
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
                             dive: bool = False, stop_on_branch_change: bool = False,
-                            stop_when_outmatched: bool = False, watch_for: list = (), watch_peaceful: bool = False,
-                            seek_branch_on: list = ()):
+                            stop_when_outmatched: bool = False, watch_for: list = (),
+                            watch_peaceful: bool = False, seek_branch_on: list = ()):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
