@@ -165,3 +165,30 @@ async def stand_and_wait(nh):
 '''
     await _deadly_stop("MONSTER:('r',\"wererat\"),(3,2),hostile,awake", code, "Lycanthropy", seed=2,
                        role="valkyrie", race="human", gender="female", alignment="neutral")
+
+
+async def test_a_vault_guard_coming_stops_a_skill_searching_in_the_vault_at_once():
+    """The guard attacks a hero who has not followed him within about six turns: the loop
+    stops every skill when he comes ("deadly"), so follow_vault_guard can be called."""
+    from pathlib import Path
+
+    from hackwright.skills.triggers import TriggerConfig
+
+    des = (Path(__file__).resolve().parents[1] / "levels" / "gold_vault.des").read_text()
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=0,
+                                         extra={"pet": False}))
+    runner = SkillRunner(api, mode="inprocess")
+    code = '''
+async def search_the_walls(nh):
+    for _ in range(100):
+        await nh.search()
+    return SkillResult("searched", {}, 100, 0, True)
+'''
+    try:
+        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
+        assert out.result.stopped_reason == "interrupted:deadly", out.result
+        assert out.result.data["conditions"] == ["Vault guard"]
+        assert 30 <= (await api.get_stats()).turn <= 33 and not api.game_over
+    finally:
+        runner.close()
+        api.close()

@@ -114,10 +114,9 @@ class Position:
         return self != other and self.steps_to(other) == 1
 
     def direction_to(self, other: "Position") -> str:
-        """Returns compass direction (n, s, e, w, ne, nw, se, sw).
+        """The compass direction (n, s, e, w, ne, nw, se, sw) toward ``other``.
 
-        For a square that is not in a straight line it is the direction of the
-        first diagonal step toward it; for the same square it is ''.
+        Off a straight line, that of the first diagonal step toward it; '' for the same square.
         """
         dx = (other.x > self.x) - (other.x < self.x)
         dy = (other.y > self.y) - (other.y < self.y)

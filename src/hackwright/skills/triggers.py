@@ -11,8 +11,9 @@ very_low_hp    HP fell to where a prayer heals it (Stats.hp_critical: ≤ 5, or
                ≤ 1/5 of max at XL 1-5); the agent loop stops every skill on
                it, so the strategist can pray
 deadly         a condition that kills within turns began (food poisoning,
-               illness, stoning, sliming, strangling), or lycanthropy (a
-               were-creature's bite: "You feel feverish"); stops every skill too
+               illness, stoning, sliming, strangling), lycanthropy (a
+               were-creature's bite: "You feel feverish"), or a vault's guard
+               came to the hero in a vault; stops every skill too
 hunger         the hunger state got worse (Hungry, Weak, Fainting …)
 level_change   the hero is on another level
 teleport       the hero jumped across the level without taking stairs
@@ -47,6 +48,7 @@ EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "deadly", "hunger", "level_ch
 _DEADLY_NAMES = ((nh.BL_MASK_FOODPOIS, "Food poisoned"), (nh.BL_MASK_TERMILL, "Ill"), (nh.BL_MASK_STONE, "Stoned"),
                  (nh.BL_MASK_SLIME, "Slimed"), (nh.BL_MASK_STRNGL, "Strangled"))
 _DEADLY_MASK = sum(bit for bit, _ in _DEADLY_NAMES)
+_VAULT_GUARD = re.compile(r"one of the Vault's guards enters|Someone else has entered the Vault")
 _ENGULF = re.compile(r"engulfs you|swallows you|You are engulfed|totally engulfed", re.I)
 
 
@@ -162,6 +164,11 @@ class EventMonitor:
             events.append(GameEvent("deadly", turn, "Lycanthropy: a were-creature's bite; the hero will turn "
                                     "into one unless cured (prayer, wolfsbane, holy water)",
                                     {"conditions": ["Lycanthropy"]}))
+        # A vault's guard attacks within about six turns a hero who keeps its gold or does not
+        # follow him (follow_vault_guard): no skill may go on searching in the vault meanwhile.
+        if any(_VAULT_GUARD.search(m) for m in recent):
+            events.append(GameEvent("deadly", turn, "a vault's guard came: drop your gold and follow him out "
+                                    "(follow_vault_guard), or he attacks", {"conditions": ["Vault guard"]}))
         # hunger numbers: 0 Satiated, 1 Not Hungry, 2 Hungry, 3 Weak, 4 Fainting …
         if now.hunger > before.hunger and now.hunger >= 2:
             state = observe.HUNGER_STATES[min(now.hunger, len(observe.HUNGER_STATES) - 1)].value

@@ -1,8 +1,9 @@
-"""Scenarios for the escape skills (engrave_elbereth, retreat_upstairs, quaff_or_zap_to_survive)."""
+"""Scenarios for the escape skills (engrave_elbereth, retreat_upstairs, quaff_or_zap_to_survive,
+follow_vault_guard)."""
 
 from __future__ import annotations
 
-from .conftest import message_log, run_skill
+from .conftest import message_log, run_skill, spot
 
 
 async def test_engrave_elbereth_writes_it_correctly_and_the_jackal_backs_off(play):
@@ -161,3 +162,47 @@ async def test_a_valkyrie_resting_on_elbereth_stops_when_a_gnome_lord_shoots_her
     r = (await run_skill(api, "engrave_elbereth", rest_to=2.0, max_turns=80)).result
     assert r.stopped_reason == "shot" and not api.game_over, r
     assert "shoots" in r.data["message"] and await api.recent_shooters() == ["gnome lord"]
+
+
+async def _wait_for_the_vault_guard(api) -> list[str]:
+    """Search in the vault until its guard comes (NetHack sends him after 30 turns there)."""
+    for _ in range(12):
+        res = await api.search(5)
+        if any("Vault" in m for m in res.messages):
+            return res.messages
+    raise AssertionError("no guard came")
+
+
+async def test_a_hero_who_took_the_vaults_gold_drops_it_follows_the_guard_out_and_lives(play):
+    """Left to go on searching, the hero is attacked six turns after the guard comes and a
+    guard kills a low-level hero in two or three blows (a Valkyrie died so on Dlvl 1)."""
+    api = play("gold_vault")
+    assert (await api.pickup()).success and (await api.get_stats()).gold > 0
+    came = await _wait_for_the_vault_guard(api)
+    assert "Suddenly one of the Vault's guards enters!" in " ".join(came)
+    r = (await run_skill(api, "follow_vault_guard")).result
+    assert r.stopped_reason == "escorted" and r.success, r
+    s = await api.get_stats()
+    assert not api.game_over and s.gold == 0 and s.hp == s.max_hp
+    assert s.position.x > spot(api, 3, 2).x  # out past the vault's east wall
+    assert "You've been warned" not in await message_log(api)
+
+
+async def test_in_a_dark_vault_the_guard_unseen_two_squares_off_is_found_and_followed(play):
+    """In the dark the guard is seen only from beside him, and he walks on as soon as the
+    hero comes beside him: the skill finds the doorway he dug and takes his corridor."""
+    api = play("dark_gold_vault")
+    came = await _wait_for_the_vault_guard(api)
+    assert "Someone else has entered the Vault." in " ".join(came)
+    r = (await run_skill(api, "follow_vault_guard")).result
+    assert r.stopped_reason == "escorted" and r.success, r
+    assert not api.game_over and (await api.get_position()).x > spot(api, 3, 2).x
+    assert "You've been warned" not in await message_log(api)
+
+
+async def test_with_no_vault_guard_about_follow_vault_guard_does_nothing(play):
+    api = play("gold_vault")
+    turn = (await api.get_stats()).turn
+    r = (await run_skill(api, "follow_vault_guard")).result
+    assert r.stopped_reason == "no_guard" and not r.success and r.actions_taken == 0, r
+    assert (await api.get_stats()).turn == turn

@@ -27,7 +27,7 @@ EXPECTED = {
     "resource": {"eat_when_hungry", "pray_when_safe", "rest_until_healed", "cure_lycanthropy", "buy_protection",
                  "dip_for_excalibur"},
     "inventory": {"pickup_useful", "lighten_load", "wear_better_armor", "wield_better_weapon"},
-    "escape": {"engrave_elbereth", "retreat_upstairs", "quaff_or_zap_to_survive"},
+    "escape": {"engrave_elbereth", "retreat_upstairs", "quaff_or_zap_to_survive", "follow_vault_guard"},
 }
 
 

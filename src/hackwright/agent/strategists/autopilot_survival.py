@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 
 async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
-    """Deadly conditions, lycanthropy, a load too heavy to move under, blindness among
-    peacefuls that kill."""
+    """Deadly conditions, a vault's guard, lycanthropy, a load too heavy to move under,
+    blindness among peacefuls that kill."""
     api, s, stats, inventory, have, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.have, sit.ok
     adjacent, hunger, timeout, level_key, load_key = sit.adjacent, sit.hunger, sit.timeout, sit.level_key, sit.load_key
     # 0. deadly conditions only a prayer cures here (food poisoning, illness, stoning,
@@ -35,6 +35,10 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
     deadly = [e for e in effects if e in pilot.DEADLY_EFFECTS]
     if deadly and ok("pray_when_safe"):
         return invoke("pray_when_safe", {"max_timeout": 5000}, f"{deadly[0]}: pray, or die")
+    # A vault's guard (the hero fell into a closed vault through a trap): he attacks a hero
+    # who keeps its gold or does not follow him, and kills a low-level one in a few blows.
+    if ok("follow_vault_guard") and await vault_guard_waiting(api, sit.monsters):
+        return invoke("follow_vault_guard", {}, "a vault's guard came: drop the gold and follow him out")
     # A were-creature's bite: the hero will turn into one, drop its armour and collapse
     # under its load in the next fight (seeds 15, 17 and 24 died so). It is major
     # trouble, so a prayer cures it whenever the timeout allows one.
@@ -75,6 +79,21 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
         return press("20s", "blind where the watch or a shopkeeper may stand unseen: "
                             "wait for sight before walking into one")
     return None
+
+
+_GUARD_CAME = ("one of the Vault's guards enters", "Someone else has entered the Vault")
+_GUARD_LEFT = ("guard disappears", "corridor disappears", "Well, begone")
+
+
+async def vault_guard_waiting(api, monsters) -> bool:
+    """A peaceful vault guard is in view, or the last messages tell of one come and not gone
+    (in a dark vault he is seen only from a square next to him)."""
+    guards = [m for m in monsters if m.name == "guard"]
+    if guards:
+        return any(m.is_peaceful for m in guards)
+    said = await api.get_messages(8)
+    came = [i for i, t in enumerate(said) if any(c in t for c in _GUARD_CAME)]
+    return bool(came) and not any(g in t for t in said[came[-1]:] for g in _GUARD_LEFT)
 
 
 # A shop or temple entered this recently: a blind hero's unseen neighbour may be its keeper.

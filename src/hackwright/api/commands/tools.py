@@ -231,13 +231,11 @@ class ToolCommands(ApiCore):
         hole, the longer part of the work.
 
         With in_shop=True, digging down on a shop's floor is allowed when you
-        owe its keeper nothing and stand on bare floor: NetHack's `$` must say
-        you have no debt there, nothing you carry may be unpaid, and nothing may
-        lie on your square (goods there fall through the hole with you and count
-        as stolen). A shopkeeper grabs the pack only of a customer who owes
-        him; the one who blocks his door because you carry a pick-axe lets you
-        dig out through the floor. Otherwise it is refused as before, saying
-        why.
+        owe its keeper nothing (NetHack's `$` shows no debt, nothing carried is
+        unpaid) and nothing lies on your square (it would fall with you, as
+        stolen goods). A keeper grabs the pack only of a customer who owes him;
+        one blocking his door because of your pick-axe lets you dig out through
+        the floor. Otherwise it is refused as before, saying why.
         """
         if self._game.done:
             return self._fail("the game is over; no more actions are possible")
