@@ -24,6 +24,9 @@ HUNGER_STATES = [
     HungerState.FAINTED,
     HungerState.STARVED,
 ]
+# A vault's guard arriving (seen, or unseen in a dark vault): he attacks within about six
+# turns a hero who keeps its gold or does not follow him, so long commands stop here.
+VAULT_GUARD_CAME = re.compile(r"one of the Vault's guards enters|Someone else has entered the Vault")
 ENCUMBRANCE = ["Unencumbered", "Burdened", "Stressed", "Strained", "Overtaxed", "Overloaded"]
 # dungeon.def order in NetHack 3.6; blstats carries the number (u.uz.dnum).
 BRANCHES = [

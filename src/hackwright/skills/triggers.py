@@ -48,7 +48,6 @@ EVENT_KINDS = ("monster", "low_hp", "very_low_hp", "deadly", "hunger", "level_ch
 _DEADLY_NAMES = ((nh.BL_MASK_FOODPOIS, "Food poisoned"), (nh.BL_MASK_TERMILL, "Ill"), (nh.BL_MASK_STONE, "Stoned"),
                  (nh.BL_MASK_SLIME, "Slimed"), (nh.BL_MASK_STRNGL, "Strangled"))
 _DEADLY_MASK = sum(bit for bit, _ in _DEADLY_NAMES)
-_VAULT_GUARD = re.compile(r"one of the Vault's guards enters|Someone else has entered the Vault")
 _ENGULF = re.compile(r"engulfs you|swallows you|You are engulfed|totally engulfed", re.I)
 
 
@@ -166,7 +165,7 @@ class EventMonitor:
                                     {"conditions": ["Lycanthropy"]}))
         # A vault's guard attacks within about six turns a hero who keeps its gold or does not
         # follow him (follow_vault_guard): no skill may go on searching in the vault meanwhile.
-        if any(_VAULT_GUARD.search(m) for m in recent):
+        if any(observe.VAULT_GUARD_CAME.search(m) for m in recent):
             events.append(GameEvent("deadly", turn, "a vault's guard came: drop your gold and follow him out "
                                     "(follow_vault_guard), or he attacks", {"conditions": ["Vault guard"]}))
         # hunger numbers: 0 Satiated, 1 Not Hungry, 2 Hungry, 3 Weak, 4 Fainting …

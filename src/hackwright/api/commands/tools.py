@@ -104,6 +104,11 @@ def _names(keys: set[str]) -> str:
 
 _SHOP_FLOOR = "not digging down in a shop while its shopkeeper is in view"
 
+def _guard_came(text: str) -> str:
+    """What a long command stops for when a vault's guard came ('' when none did)."""
+    return "a vault's guard came (drop your gold and follow him out)" if observe.VAULT_GUARD_CAME.search(text) else ""
+
+
 class ToolCommands(ApiCore):
     """Applying tools, digging, forcing locks and disarming traps."""
 
@@ -387,7 +392,7 @@ class ToolCommands(ApiCore):
                 err = res.error or next((m for m in res.messages if re.search(failed, m) or _FAILURES.search(m)),
                                         res.messages[-1] if res.messages else "nothing happened")
                 return self._result(False, messages, turn0, err)
-            hostile = self._hostile_in_view()
+            hostile = self._hostile_in_view() or _guard_came(text)
             if hostile:
                 return self._result(False, messages, turn0, f"interrupted: {hostile}; deal with it, then call again "
                                                             f"to resume")
@@ -564,7 +569,7 @@ class ToolCommands(ApiCore):
                     (m for m in res.messages if _FAILURES.search(m)), res.messages[-1] if res.messages else
                     "nothing happened"))
             if _STOPPED.search(text) or not re.search(r"dig a pit", text):
-                hostile = self._hostile_in_view()
+                hostile = self._hostile_in_view() or _guard_came(text)
                 if hostile:
                     return self._result(False, messages, turn0, f"digging interrupted: {hostile}; deal with it, "
                                                                 f"then call dig() again to continue")
