@@ -205,6 +205,34 @@ async def test_a_hero_with_nothing_to_throw_steps_away_from_a_floating_eye_block
     assert abs(d.params["x"] - eye.x) >= 6
 
 
+async def test_a_wizard_with_nothing_to_throw_kills_a_floating_eye_blocking_a_corridor_with_force_bolt(make_api):
+    """A Wizard and two Healers with neither arrows nor daggers hit a floating eye that shut
+    the only way, frozen by its gaze each time, until they starved."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.sandbox.runner import SkillRunner
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import skill_source
+
+    des = room_des(["----------------", "|......|       |", "|...............|", "|......|       |", "----------------"],
+                   "MONSTER:('e',\"floating eye\"),(10,2),hostile,asleep", hero=(6, 2))
+    api = make_api(des, seed=1, role="wizard", race="elf", gender="male", alignment="chaotic")
+    assert not (await api.get_missiles()).best
+    state = await game_state(api)
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "ranged_attack" and d.params["spell"] == "a", d
+    runner = SkillRunner(api, mode="inprocess")
+    try:
+        r = (await runner.run(skill_source("ranged_attack"), d.params)).result
+    finally:
+        runner.close()
+    assert r.stopped_reason == "target_dead", (r, await api.get_messages(12))
+    assert not any(m.name == "floating eye" for m in await api.get_visible_monsters())
+
+
 async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_moves_aside(make_api):
     """NetHack's shopkeeper keeps his post inside the door while the hero is out of line with
     him: heroes starved inside shops waiting for a way out that never opened."""

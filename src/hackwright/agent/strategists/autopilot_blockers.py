@@ -53,11 +53,17 @@ async def shoot_or_sting(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     last = sit.last
     cornered = last is not None and last.stopped_reason == "target_adjacent" and \
         any(m.position.is_adjacent(hero) for m in untouchable)
-    if (blocked or s.recent_stall) and untouchable and not cornered and ok("ranged_attack") and \
-            has_missiles(inventory):
-        return invoke("ranged_attack",
-                      {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
-                      f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+    # (With a force bolt, or junk when nothing better is left: a Wizard and two Healers
+    # with neither arrows nor daggers hit a floating eye in the only way again and again,
+    # frozen each time, until they starved.)
+    if (blocked or s.recent_stall) and untouchable and not cornered and ok("ranged_attack"):
+        spell = pilot._spell_letter(pilot.ATTACK_SPELLS)
+        if has_missiles(inventory) or spell or (await sit.api.get_missiles()).junk:
+            params = {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True, "throw_junk": True}
+            if spell:
+                params["spell"] = spell
+            return invoke("ranged_attack", params,
+                          f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
     # One whose touch only stings (an acid blob's acid, a mold's cold or fire, at most
     # the HP below per blow) is killed when the hero has HP to spare: an acid blob sat
     # in a doorway for 1,000 turns while a Priestess waited outside and starved.
