@@ -305,3 +305,16 @@ async def test_inside_a_shop_shop_exit_names_its_door_and_the_square_beyond(make
 
 async def test_with_no_shopkeeper_in_view_there_is_no_shop_to_leave(make_api):
     assert await game(make_api).shop_exit() is None
+
+
+async def test_a_vault_guard_coming_stops_digging_down_so_the_hero_can_follow_him(make_api):
+    """He attacks within about six turns a hero who keeps digging with the vault's gold:
+    dig() hands back when he comes, as it does for a monster next to the hero."""
+    api = make_api((LEVELS / "gold_vault.des").read_text(), seed=0, extra={"options": QUIET}, **ARCHEOLOGIST)
+    assert (await api.move("e")).success  # off the up stairs
+    while (await api.get_stats()).turn < 27:  # (an Archeologist is fast: some searches take no turn)
+        await api.search(1)
+    turn = (await api.get_stats()).turn
+    r = await api.dig("down")
+    assert not r.success and r.error.startswith("digging interrupted: a vault's guard came"), (turn, r.messages)
+    assert (await api.get_stats()).dungeon_level == 1 and at_prompt(api)
