@@ -233,6 +233,26 @@ async def test_a_wizard_with_nothing_to_throw_kills_a_floating_eye_blocking_a_co
     assert not any(m.name == "floating eye" for m in await api.get_visible_monsters())
 
 
+async def test_a_blocked_hero_walks_up_to_a_red_mold_five_squares_off_in_the_only_way_and_kills_it(make_api):
+    """A red mold four squares away inside the only doorway of the room with the down
+    stairs kept a Priestess searching for 1,500 turns: a mold never moves off."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    des = room_des(["----------------", "|......|       |", "|...............|", "|......|       |", "----------------"],
+                   "MONSTER:('F',\"red mold\"),(9,2),hostile", hero=(4, 2))
+    api = make_api(des, seed=0, role="barbarian", race="human", gender="male", alignment="neutral")
+    state = await game_state(api)
+    assert state["stats"].max_hp >= 15 and not (await api.get_missiles()).best
+    pilot = Autopilot()
+    pilot.state.last_result = SkillResult(stopped_reason="blocked", success=False)
+    names = {"go_to", "melee_fight", "rest_until_healed", "explore_and_fight", "ranged_attack", "explore_level"}
+    d = await decide(pilot, api, names, state)
+    assert d.skill_name == "melee_fight" and d.params["target"] == "red mold", d
+    assert d.params["approach_radius"] >= 5
+
+
 async def test_a_hero_shut_in_a_shop_steps_next_to_the_shopkeeper_so_that_he_moves_aside(make_api):
     """NetHack's shopkeeper keeps his post inside the door while the hero is out of line with
     him: heroes starved inside shops waiting for a way out that never opened."""

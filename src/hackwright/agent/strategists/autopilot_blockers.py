@@ -53,28 +53,39 @@ async def shoot_or_sting(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     last = sit.last
     cornered = last is not None and last.stopped_reason == "target_adjacent" and \
         any(m.position.is_adjacent(hero) for m in untouchable)
-    # (With a force bolt, or junk when nothing better is left: a Wizard and two Healers
-    # with neither arrows nor daggers hit a floating eye in the only way again and again,
-    # frozen each time, until they starved.)
     if (blocked or s.recent_stall) and untouchable and not cornered and ok("ranged_attack"):
+        if has_missiles(inventory):
+            return invoke("ranged_attack",
+                          {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True},
+                          f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+        # Nothing proper to throw, and one no blow may touch (a floating eye, a gas spore,
+        # not a mold): a force bolt, or junk. A Wizard and two Healers with neither arrows
+        # nor daggers hit a floating eye in the only way again and again, frozen each time,
+        # until they starved.
+        untouched = next((m for m in untouchable if m.name not in pilot.STING_HP), None)
         spell = pilot._spell_letter(pilot.ATTACK_SPELLS)
-        if has_missiles(inventory) or spell or (await sit.api.get_missiles()).junk:
-            params = {"target": untouchable[0].name, "max_throws": 10, "wield_launcher": True, "throw_junk": True}
+        if untouched is not None and (spell or (await sit.api.get_missiles()).junk):
+            params = {"target": untouched.name, "max_throws": 10, "throw_junk": True}
             if spell:
                 params["spell"] = spell
             return invoke("ranged_attack", params,
-                          f"the {untouchable[0].name} blocks the way and must not be touched: shoot it")
+                          f"the {untouched.name} blocks the way and nothing proper is at hand to throw: "
+                          "a force bolt or junk")
     # One whose touch only stings (an acid blob's acid, a mold's cold or fire, at most
     # the HP below per blow) is killed when the hero has HP to spare: an acid blob sat
     # in a doorway for 1,000 turns while a Priestess waited outside and starved.
     # (At full health a little under the mark will do: a Knight with 29 HP of 29 waited
     # 4,500 turns on Dlvl 2 for a green mold, which needs 30, to move.)
-    stingers = [m for m in untouchable if m.position.steps_to(hero) <= 3
+    # (When the way is shut, one further off too: a red mold four squares away inside the
+    # only doorway of the room with the down stairs kept a Priestess searching for 1,500 turns.)
+    stingers = [m for m in untouchable if m.position.steps_to(hero) <= (7 if blocked or s.recent_stall else 3)
                 and stats.hp >= min(pilot.STING_HP.get(m.name, 10_000), stats.max_hp)
                 and stats.max_hp >= 0.6 * pilot.STING_HP.get(m.name, 10_000)]
+    stingers.sort(key=lambda m: m.position.steps_to(hero))
     if (blocked or s.recent_stall or any(m.position.is_adjacent(hero) for m in stingers)) and stingers \
             and ok("melee_fight"):
-        return invoke("melee_fight", {"target": stingers[0].name, "hp_threshold": 0.5},
+        reach = max(5, stingers[0].position.steps_to(hero))
+        return invoke("melee_fight", {"target": stingers[0].name, "hp_threshold": 0.5, "approach_radius": reach},
                       f"the {stingers[0].name} blocks the way; its touch only stings: kill it")
     return None
 
