@@ -91,52 +91,51 @@ async def test_an_unknown_trigger_name_is_a_clear_error(runner):
         await runner.run(EXPLORE, triggers=("dragons",))
 
 
-async def test_a_skill_that_ignores_two_biting_jackals_is_stopped_at_prayer_level_hp_not_at_death():
-    """The agent loop stops every skill at very_low_hp (TriggerConfig.always_stop), declared or not."""
+async def _run_with_the_loops_stops(des: str, code: str, always_stop=("very_low_hp", "deadly"), seed: int = 0,
+                                    **character):
+    """Run ``code`` on the MiniHack level ``des`` (no pet) with the events the agent loop
+    stops every skill at (TriggerConfig.always_stop); returns the run's outcome and, read
+    before the game closes, the hero's stats, status effects and whether the game is over."""
     from hackwright.skills.triggers import TriggerConfig
 
+    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=seed,
+                                         extra={"pet": False}, **character))
+    runner = SkillRunner(api, mode="inprocess")
+    try:
+        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=always_stop))
+        return out, await api.get_stats(), await api.get_status_effects(), api.game_over
+    finally:
+        runner.close()
+        api.close()
+
+
+async def test_a_skill_that_ignores_two_biting_jackals_is_stopped_at_prayer_level_hp_not_at_death():
+    """The agent loop stops every skill at very_low_hp (TriggerConfig.always_stop), declared or not."""
     room = ["-------", "|.....|", "|.....|", "|.....|", "-------"]
     des = room_des(room, "MONSTER:('d',\"jackal\"),(3,1),hostile\nMONSTER:('d',\"jackal\"),(3,3),hostile",
                    hero=(3, 2))
-    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=1,
-                                         extra={"pet": False}))
-    runner = SkillRunner(api, mode="inprocess")
     code = '''
 async def stand_there(nh):
     for _ in range(400):
         await nh.search()
     return SkillResult("waited", {}, 400, 0, True)
 '''
-    try:
-        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp",)))
-        s = await api.get_stats()
-        assert out.result.stopped_reason == "interrupted:very_low_hp", out.result
-        assert 0 < s.hp and s.hp_critical and not api.game_over
-    finally:
-        runner.close()
-        api.close()
+    out, s, _, over = await _run_with_the_loops_stops(des, code, always_stop=("very_low_hp",), seed=1)
+    assert out.result.stopped_reason == "interrupted:very_low_hp", out.result
+    assert 0 < s.hp and s.hp_critical and not over
 
 
 ROOM_3X3 = ["-----", "|...|", "|...|", "|...|", "-----"]
 
 
-async def _deadly_stop(monster_or_object: str, code: str, condition: str, **character) -> None:
+async def _deadly_stop(monster_or_object: str, code: str, condition: str, seed: int = 0, **character) -> None:
     """Run ``code`` in the 3x3 room (hero in the middle) with the loop's always-stop events,
     and check it is stopped by the "deadly" event for ``condition``, the hero alive."""
-    from hackwright.skills.triggers import TriggerConfig
-
     des = room_des(ROOM_3X3, monster_or_object, hero=(2, 2))
-    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des,
-                                         extra={"pet": False}, **character))
-    runner = SkillRunner(api, mode="inprocess")
-    try:
-        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
-        assert out.result.stopped_reason == "interrupted:deadly", out.result
-        assert out.result.data["conditions"] == [condition]
-        assert condition in await api.get_status_effects() and not api.game_over
-    finally:
-        runner.close()
-        api.close()
+    out, _, effects, over = await _run_with_the_loops_stops(des, code, seed=seed, **character)
+    assert out.result.stopped_reason == "interrupted:deadly", out.result
+    assert out.result.data["conditions"] == [condition]
+    assert condition in effects and not over
 
 
 async def test_eating_a_newt_corpse_left_180_turns_is_deadly_and_stops_the_skill_at_once():
@@ -172,23 +171,14 @@ async def test_a_vault_guard_coming_stops_a_skill_searching_in_the_vault_at_once
     stops every skill when he comes ("deadly"), so follow_vault_guard can be called."""
     from pathlib import Path
 
-    from hackwright.skills.triggers import TriggerConfig
-
     des = (Path(__file__).resolve().parents[1] / "levels" / "gold_vault.des").read_text()
-    api = NetHackAPI.new_game(GameConfig(env_id="MiniHack-Navigation-Custom-v0", des_file=des, seed=0,
-                                         extra={"pet": False}))
-    runner = SkillRunner(api, mode="inprocess")
     code = '''
 async def search_the_walls(nh):
     for _ in range(100):
         await nh.search()
     return SkillResult("searched", {}, 100, 0, True)
 '''
-    try:
-        out = await runner.run(code, trigger_config=TriggerConfig(always_stop=("very_low_hp", "deadly")))
-        assert out.result.stopped_reason == "interrupted:deadly", out.result
-        assert out.result.data["conditions"] == ["Vault guard"]
-        assert 30 <= (await api.get_stats()).turn <= 33 and not api.game_over
-    finally:
-        runner.close()
-        api.close()
+    out, s, _, over = await _run_with_the_loops_stops(des, code)
+    assert out.result.stopped_reason == "interrupted:deadly", out.result
+    assert out.result.data["conditions"] == ["Vault guard"]
+    assert 30 <= s.turn <= 33 and not over
