@@ -231,6 +231,11 @@ async def test_a_wizard_with_nothing_to_throw_kills_a_floating_eye_blocking_a_co
         runner.close()
     assert r.stopped_reason == "target_dead", (r, await api.get_messages(12))
     assert not any(m.name == "floating eye" for m in await api.get_visible_monsters())
+    # Had it waited away from the eye before, it waits no longer for a blocker shot dead.
+    pilot.state.make_room_until = (await api.get_stats()).turn + 100
+    pilot.observe("ranged_attack", r, api)
+    d = await decide(pilot, api, names, await game_state(api))
+    assert "waiting away" not in d.reasoning, d
 
 
 async def test_a_blocked_hero_walks_up_to_a_red_mold_five_squares_off_in_the_only_way_and_kills_it(make_api):

@@ -180,6 +180,8 @@ class Autopilot:
             s.no_food = s.asked_food
         if skill == "dig_down":
             self.dive.note_dig_result(result, self._inventory)
+        if skill == "ranged_attack" and result is not None and result.stopped_reason == "target_dead":
+            s.make_room_until = -1  # the blocker waited on may be the one just shot: look again
         if skill == "engrave_elbereth":
             s.elbereth_at = (now.dungeon_level, now.position.x, now.position.y)
             s.elbereth_turn = turn
