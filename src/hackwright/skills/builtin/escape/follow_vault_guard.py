@@ -27,8 +27,10 @@ async def follow_vault_guard(nh, max_turns: int = 200) -> SkillResult:
     start = await nh.get_stats()
     turn0 = start.turn
     actions = 0
-    trail = [start.position]
-    last_seen = None
+    trail = [start.position]  # the squares stood on, in order
+    last_seen = None  # where the guard was last in view
+    said = []  # every message of the skill's own actions
+    over = False  # the game ended
 
     async def finish(reason, success, **data):
         s = await nh.get_stats()
@@ -38,10 +40,6 @@ async def follow_vault_guard(nh, max_turns: int = 200) -> SkillResult:
 
     def the_guard(monsters):
         return next((m for m in monsters if m.name == "guard"), None)
-
-    said = []  # every message of the skill's own actions
-
-    over = False
 
     async def act(res):
         nonlocal actions, over
