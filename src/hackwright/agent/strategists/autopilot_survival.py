@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ...api import knowledge
+from ...api import knowledge, observe
 from ...api.models import Alignment, HungerState
 from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press, slant_through_door
 from .diving import is_wand
@@ -81,7 +81,6 @@ async def cure_or_unburden(pilot: "Autopilot", sit: Situation) -> Optional["Agen
     return None
 
 
-_GUARD_CAME = ("one of the Vault's guards enters", "Someone else has entered the Vault")
 _GUARD_LEFT = ("guard disappears", "corridor disappears", "Well, begone")
 
 
@@ -92,7 +91,7 @@ async def vault_guard_waiting(api, monsters) -> bool:
     if guards:
         return any(m.is_peaceful for m in guards)
     said = await api.get_messages(8)
-    came = [i for i, t in enumerate(said) if any(c in t for c in _GUARD_CAME)]
+    came = [i for i, t in enumerate(said) if observe.VAULT_GUARD_CAME.search(t)]
     return bool(came) and not any(g in t for t in said[came[-1]:] for g in _GUARD_LEFT)
 
 

@@ -104,6 +104,7 @@ def _names(keys: set[str]) -> str:
 
 _SHOP_FLOOR = "not digging down in a shop while its shopkeeper is in view"
 
+
 def _guard_came(text: str) -> str:
     """What a long command stops for when a vault's guard came ('' when none did)."""
     return "a vault's guard came (drop your gold and follow him out)" if observe.VAULT_GUARD_CAME.search(text) else ""
