@@ -469,13 +469,17 @@ class Autopilot:
                  and sp.retention != "(gone)"}
         return next((known[n].letter for n in names if n in known), "")
 
+    def attack_spell_letter(self) -> str:
+        """The letter of an attack spell (ATTACK_SPELLS) the hero knows and seldom fails at, or ""."""
+        return self._spell_letter(self.ATTACK_SPELLS)
+
     def _explore(self, s: "AutopilotState", level_key: LevelKey, stats, why: str,
                  avoid: tuple[str, ...] = ("Gnomish Mines",)):
         piles = [[x, y] for (branch, number, x, y) in s.picked_up_at if (branch, number) == level_key]
         params: dict[str, Any] = {"descend": True, "danger_margin": self.DANGER_MARGIN,
                                   "avoid_branches": list(avoid)}
         role = self._role.lower()
-        attack, heal = self._spell_letter(self.ATTACK_SPELLS), self._spell_letter(self.HEAL_SPELLS)
+        attack, heal = self.attack_spell_letter(), self._spell_letter(self.HEAL_SPELLS)
         if attack:
             params["attack_spell"] = attack
         if heal:

@@ -63,7 +63,7 @@ async def shoot_or_sting(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
         # nor daggers hit a floating eye in the only way again and again, frozen each time,
         # until they starved.
         untouched = next((m for m in untouchable if m.name not in pilot.STING_HP), None)
-        spell = pilot._spell_letter(pilot.ATTACK_SPELLS)
+        spell = pilot.attack_spell_letter()
         if untouched is not None and (spell or (await sit.api.get_missiles()).junk):
             params = {"target": untouched.name, "max_throws": 10, "throw_junk": True}
             if spell:
