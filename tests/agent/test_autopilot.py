@@ -405,6 +405,20 @@ async def test_a_hurt_healer_beside_a_werejackal_and_a_jackal_zaps_her_wand_befo
     assert d.skill_name == "quaff_or_zap_to_survive" and "werejackal" in d.reasoning, d
 
 
+async def test_a_healer_puts_a_werejackal_to_sleep_across_a_diagonal_but_not_where_the_ray_would_bounce(make_api):
+    """quaff_or_zap_to_survive never sends a ray along a row or column with a wall close
+    behind the monster (it bounces straight back): asked to anyway, it handed back
+    "nothing_to_use" three times and the hero struck one blind blow, over and over."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             "quaff_or_zap_to_survive", "retreat_upstairs"}
+    for at, zaps in (("(3,2)", True), ("(3,1)", False)):  # south-east of her; east, the wall 3 squares on
+        api = hero_beside(make_api, f"('@',\"werejackal\"),{at},hostile,asleep", "healer")
+        d = await decide(Autopilot(), api, names, await game_state(api))
+        assert ("put it to sleep" in (d.reasoning or "")) == zaps, (at, d)
+
+
 async def test_a_monk_at_full_health_leaves_by_the_close_up_stairs_from_an_elvenking(make_api):
     """Elbereth does not stop an Elvenking; retreat_upstairs at its default refused a Monk at
     full HP ("hp_ok") three times a turn, and he fought it and died (seed 3)."""
