@@ -373,10 +373,12 @@ async def test_a_knight_at_full_health_kills_a_green_mold_rather_than_wait_for_i
 
 
 async def test_a_healer_zaps_her_wand_of_sleep_at_an_elvenking_elbereth_would_not_stop(make_api):
-    """Half the heroes died with healing potions or attack wands unused in their packs."""
+    """Half the heroes died with healing potions or attack wands unused in their packs.
+    (South-east of her: the ray's way east ends at the wall three squares on, and would
+    bounce back.)"""
     from hackwright.agent.strategists.autopilot import Autopilot
 
-    api = hero_beside(make_api, "('@',\"Elvenking\"),(3,1),hostile,asleep", "healer")
+    api = hero_beside(make_api, "('@',\"Elvenking\"),(3,2),hostile,asleep", "healer")
     state = await game_state(api)
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
              "quaff_or_zap_to_survive", "retreat_upstairs"}

@@ -253,7 +253,7 @@ class Autopilot:
             near=[m for m in hostile if m.position.steps_to(hero) <= 6 and m.name not in NEVER_MELEE],
             hp_frac=stats.hp / stats.max_hp if stats.max_hp else 1.0, hunger=stats.hunger, timeout=timeout,
             inventory=state["inventory"], gamble=gamble, load_key="|".join(i.text for i in state["inventory"]),
-            last=s.last_result, kit=emergency_kit(state["inventory"]), facts=facts)
+            last=s.last_result, kit=emergency_kit(state["inventory"], state["level"], hero, hostile), facts=facts)
 
     def _pace(self, sit: Situation) -> Optional[Any]:
         """Keys that let game time pass when decisions come faster than the game moves;

@@ -87,8 +87,37 @@ class EmergencyKit:
     sleep_wand: bool = False  # a known wand of sleep that may have charges left
 
 
-def emergency_kit(inventory) -> EmergencyKit:
-    """Read the pack for what could save the hero (a rough look; the skill checks properly)."""
+# Wands whose ray quaff_or_zap_to_survive never sends along a row or column with a wall
+# fewer than RAY_ROOM open squares behind the monster (it bounces straight back).
+RAY_WANDS = ("wand of sleep", "wand of cold", "wand of fire", "wand of lightning", "wand of magic missile")
+RAY_ROOM = 6
+
+
+def ray_bounces_back(level: DungeonLevel, hero: Position, hostile) -> bool:
+    """Whether quaff_or_zap_to_survive would refuse a ray at the monster it aims at (the most
+    threatening hostile beside the hero): it lies along a row or column and a wall, closed
+    door or unknown square comes within RAY_ROOM squares."""
+    beside = [m for m in hostile if m.position.is_adjacent(hero)]
+    if not beside:
+        return False
+    line = hero.direction_to(max(beside, key=lambda m: m.threat_level).position)
+    if line not in ("n", "s", "e", "w"):
+        return False
+    square = hero
+    for _ in range(RAY_ROOM):
+        square = square.offset(line)
+        if not square.on_map() or not level.tile_at(square).is_walkable:
+            return True
+    return False
+
+
+def emergency_kit(inventory, level: Optional[DungeonLevel] = None, hero: Optional[Position] = None,
+                  hostile=()) -> EmergencyKit:
+    """Read the pack for what could save the hero (a rough look; the skill checks properly).
+    With the level, the hero's square and the hostile monsters: ray wands do not count
+    when the skill would refuse to zap them (ray_bounces_back). Asked anyway, it handed
+    back "nothing_to_use" 160 times in 420 games, and three such answers shut the skill
+    for 100 turns, healing potions and all."""
     names = [((i.name or "").lower(), i) for i in inventory]
     heal = any(any(h in n for h in HEALING_POTIONS) for n, i in names if i.object_class == "potion")
     charged = [(n, i) for n, i in names if i.object_class == "wand" and "(0:0)" not in (i.text or "")
@@ -100,6 +129,11 @@ def emergency_kit(inventory) -> EmergencyKit:
     kill_wand = any(any(w in n for w in ATTACK_WANDS if w not in ("wand of sleep", "wand of slow monster"))
                     for n, _ in charged)
     sleep_wand = any("wand of sleep" in n for n, _ in charged)
+    if level is not None and hero is not None and ray_bounces_back(level, hero, hostile):
+        charged = [(n, i) for n, i in charged if not any(w in n for w in RAY_WANDS)]
+        wand = any(any(w in n for w in ATTACK_WANDS) for n, _ in charged)
+        kill_wand = any(any(w in n for w in ("wand of striking", "wand of teleportation")) for n, _ in charged)
+        sleep_wand = False
     return EmergencyKit(heal, wand, mystery, kill_wand, sleep_wand)
 
 

@@ -40,8 +40,6 @@ async def sleep_it_first(sit: Situation) -> Optional["AgentDecision"]:
             sleepers.append(m)
     if not sleepers:
         return None
-    if _ray_bounces_back(sit):
-        return None
     odds = await sit.api.fight_odds(awake)
     unafraid = any(m.ignores_elbereth for m in sleepers) and sit.hp_frac < 0.8
     if odds.favourable and not unafraid:
@@ -54,30 +52,6 @@ async def sleep_it_first(sit: Situation) -> Optional["AgentDecision"]:
             return None
     return invoke(SURVIVE, {"heal_below": 0.0},
                   f"the {sleepers[0].name} would cost me dear: put it to sleep with the wand, and kill it asleep")
-
-
-def _ray_bounces_back(sit: Situation) -> bool:
-    """Whether quaff_or_zap_to_survive would refuse the sleep ray: it zaps at the most
-    threatening hostile beside the hero and never along a row or column with a wall within
-    RAY_ROOM squares (the ray bounces straight back). Asked anyway, it handed back
-    "nothing_to_use" three times over and the autopilot struck one blind blow (115 times in
-    23 of 420 games, most of them Healers, who start with the wand)."""
-    beside = [m for m in sit.hostile if m.position.is_adjacent(sit.hero)]
-    if not beside:
-        return False
-    line = sit.hero.direction_to(max(beside, key=lambda m: m.threat_level).position)
-    if line not in ("n", "s", "e", "w"):
-        return False
-    square = sit.hero
-    for _ in range(RAY_ROOM):
-        square = square.offset(line)
-        if not square.on_map() or not sit.level.tile_at(square).is_walkable:
-            return True
-    return False
-
-
-# Open squares a ray along a row or column needs before a wall (quaff_or_zap_to_survive's RAY_ROOM).
-RAY_ROOM = 6
 
 
 async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
