@@ -129,9 +129,8 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
                       f"the {asleep[0].name} is asleep: kill it while it cannot fight back")
     # Potions and wands: 20 of 40 heroes died carrying healing potions (Healers with
     # eight), attack wands or both, unused.
-    # (Below any share of max HP: critical may be 5 HP of 10, which "below half" missed.)
     if major and kit.heal and ok(SURVIVE):
-        return invoke(SURVIVE, {"heal_below": 1.0}, "HP is critical and prayer is not safe: "
+        return invoke(SURVIVE, {"heal_below": 0.5}, "HP is critical and prayer is not safe: "
                       "drink a healing potion")
     # Swallowed (a dust vortex, a fog cloud, a lurker above): every attack hits the
     # engulfer, whatever the direction; searching and eating inside one only let it
