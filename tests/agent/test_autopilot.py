@@ -1233,24 +1233,6 @@ async def test_on_the_mines_levels_a_starting_knight_hunts_dwarves_for_a_pick_an
                    "tourist": (False, False)}, fit
 
 
-async def test_a_priestess_goes_for_a_dwarfs_pick_only_while_get_digging_tool_would_fight_him(make_api):
-    """get_digging_tool fights a dwarf only while the fight likely costs at most half the HP
-    left. Asked when it would not, it refused three times over and was shut for 100 turns."""
-    import dataclasses
-
-    from hackwright.agent.strategists.autopilot import Autopilot
-    from tests.conftest import room_des
-
-    names = {"get_digging_tool", "explore_and_fight", "melee_fight", "rest_until_healed", "engrave_elbereth"}
-    for lost, asks in ((0, True), (2, False)):  # his fight likely costs her 6.4 HP of 14
-        api = make_api(room_des(SMALL_ROOM, "MONSTER:('h',\"dwarf\"),(4,1),hostile,asleep", hero=(2, 1)), seed=0,
-                       role="priest", race="human", gender="female", alignment="neutral")
-        state = await game_state(api)
-        state["stats"] = dataclasses.replace(state["stats"], hp=state["stats"].max_hp - lost)
-        d = await decide(Autopilot(), api, names, state)
-        assert (d.skill_name == "get_digging_tool") == asks, (lost, d)
-
-
 async def test_a_hero_without_a_pick_looks_under_a_killed_dwarfs_corpse_for_his_pick_axe(make_api):
     """A pile shows its top object only, and a dwarf's corpse lies on top of what he
     carried: heroes killed ten dwarves in a game and walked past every pick-axe."""

@@ -24,17 +24,9 @@ async def dive_or_hunt(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
     api, s, stats, inventory, monsters, ok = sit.api, sit.memory, sit.stats, sit.inventory, sit.monsters, sit.ok
     hp_frac, hunger, level_key = sit.hp_frac, sit.hunger, sit.level_key
     # Diving: advance a skill, take a dwarf's pick-axe, dig down.
-    # get_digging_tool fights a dwarf only while HP is above 60% and the fight likely costs
-    # at most half the HP left: asked when it would not, it said "too_strong" three times
-    # over (55 times in 14 of 420 games) and was shut for 100 turns, wand tests and all.
-    dwarves = sorted((m for m in monsters if m.name == "dwarf" and not m.is_tame
-                      and m.position.steps_to(stats.position) <= 7),
-                     key=lambda m: m.position.steps_to(stats.position))
-    agrees = not dwarves or (stats.hp >= 0.6 * stats.max_hp and
-                             (await api.fight_odds(dwarves[0])).expected_damage <= 0.5 * stats.hp)
     step = pilot.dive.next_step(api, pilot._role, stats, inventory, monsters, ok, hp_frac,
                                 hunger.severity >= HungerState.WEAK.severity, level_key,
-                                fit_for_dwarves=lambda st: agrees and pilot.fit_for_dwarves(st), race=pilot._race,
+                                fit_for_dwarves=pilot.fit_for_dwarves, race=pilot._race,
                                 town_watch=sit.level.town_watch,
                                 skill_ready=sit.facts is not None and sit.facts.skill_ready,
                                 stairs_up_known=sit.level.stairs_up is not None or stats.turn - s.arrived_turn <= 2,
