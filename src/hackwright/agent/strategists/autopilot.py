@@ -170,7 +170,9 @@ class Autopilot:
             return  # half of all kills leave no corpse: not a failure, and no word on hunger
         if (result is not None and result.success or handed_back) and not idle:
             s.failures.pop(skill, None)
-        elif not refused:
+        elif refused:
+            pass
+        else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
             s.failed_at[skill] = turn
         data = (result.data or {}) if result is not None else {}
