@@ -688,28 +688,6 @@ async def test_with_the_fighting_skills_just_handed_back_the_hero_hits_the_jacka
     assert d.type == "direct_action" and d.action == "Fl", d
 
 
-async def test_melee_fight_refusing_at_low_hp_is_followed_by_a_blow_this_turn_and_not_held_against_it(make_api):
-    """At low HP with nowhere to step back, melee_fight hands back at once. Asked three
-    times over, that shut it for 100 turns, and with it every rule that calls it. Now the
-    hero strikes by hand at once, and melee_fight is not counted as failed."""
-    from hackwright.agent.strategists.autopilot import Autopilot
-    from hackwright.skills.result import SkillResult
-    from tests.conftest import room_des
-
-    des = room_des(["---------", "|.......|", "|.......|", "---------"], "MONSTER:('d',\"jackal\"),(3,1),hostile",
-                   hero=(2, 1))
-    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
-    pilot = Autopilot()
-    names = {"melee_fight", "rest_until_healed"}
-    d = await decide(pilot, api, names, await game_state(api))
-    assert d.skill_name == "melee_fight", d
-    refused = SkillResult(stopped_reason="low_hp", success=False, actions_taken=0, turns_elapsed=0)
-    pilot.observe("melee_fight", refused, api)
-    d = await decide(pilot, api, names, await game_state(api))
-    assert d.type == "direct_action" and d.action == "Fl", d
-    assert "melee_fight" not in pilot.state.failures
-
-
 def test_a_healer_goes_no_deeper_than_her_experience_level_and_a_samurai_one_further():
     """Healers, Tourists, Rogues and Priests had median scores of 300-700 over 320 games,
     Samurai, Monks and Rangers 1,900-2,800: the weak roles keep to easier levels."""

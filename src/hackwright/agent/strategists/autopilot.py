@@ -84,8 +84,6 @@ class AutopilotState:
     came_from: tuple = ()  # the level of the decisions before the hero arrived on this one
     left_in_danger: tuple = ()  # (level, "<" or ">", turn) of the last stairs taken away from danger
     arrived_turn: int = -10_000  # game turn of the first decision on this level
-    # Game turn melee_fight last handed back at once for low HP (no square to step back to).
-    melee_refused_turn: int = -1
 
     # An Elbereth that held is worn by the fights and steps since (a dust engraving smudges
     # under the hero's blows): after this many turns it is written afresh where it stood.
@@ -156,22 +154,11 @@ class Autopilot:
         # that go nowhere).
         idle = result is not None and result.turns_elapsed == 0 and (
             result.actions_taken <= 1 or result.actions_taken >= 50)
-        # melee_fight at low HP with nowhere to step back hands back at once; the fighting
-        # rule then strikes by hand this turn (fight_adjacent). Counted as a failure, three
-        # of them shut melee_fight for 100 turns, with every other rule that calls it (a
-        # wand-zapping gnome lord closed in on, a monster asleep killed): 158 times in 67 of
-        # 420 games.
-        refused = skill == "melee_fight" and result is not None and result.stopped_reason == "low_hp" \
-            and result.turns_elapsed == 0
-        if refused:
-            s.melee_refused_turn = turn
         eating_kill, s.eating_kill = s.eating_kill, False
         if eating_kill and skill == "eat_when_hungry":
             return  # half of all kills leave no corpse: not a failure, and no word on hunger
         if (result is not None and result.success or handed_back) and not idle:
             s.failures.pop(skill, None)
-        elif refused:
-            pass
         else:
             s.failures[skill] = s.failures.get(skill, 0) + 1
             s.failed_at[skill] = turn

@@ -91,7 +91,7 @@ async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
             return hunt
         return pilot._explore(s, level_key, stats, f"fight the {adjacent[0].name}, then go on exploring",
                               pilot._avoid_branches(api, s, level_key, stats))
-    if adjacent and ok("melee_fight") and s.melee_refused_turn != stats.turn:
+    if adjacent and ok("melee_fight"):
         return invoke("melee_fight", {"hp_threshold": 0.35}, f"fight the {adjacent[0].name}")
     if adjacent:
         # The fighting skills have just handed back (low HP, nothing else helped): one
