@@ -202,6 +202,21 @@ def execution_rows(conn: sqlite3.Connection, name: Optional[str] = None, *, limi
     return conn.execute(q + " ORDER BY id DESC LIMIT ?", args + (int(limit),)).fetchall()
 
 
+def episodes_with_run(conn: sqlite3.Connection, name: str, stopped_reason: Optional[str] = None,
+                      data_contains: str = "") -> list[int]:
+    """The episode ids in which ``name`` ran and ended with ``stopped_reason`` (any, if
+    None), its data holding ``data_contains`` (e.g. a "why" the skill gave), sorted."""
+    q = "SELECT DISTINCT episode_id FROM skill_executions WHERE skill_name = ? AND episode_id IS NOT NULL"
+    args: list = [name]
+    if stopped_reason is not None:
+        q += " AND stopped_reason = ?"
+        args.append(stopped_reason)
+    if data_contains:
+        q += " AND INSTR(COALESCE(data, ''), ?) > 0"
+        args.append(data_contains)
+    return sorted(int(r[0]) for r in conn.execute(q + " ORDER BY episode_id", args))
+
+
 # A run an event stopped (see "Interrupted runs" above), as an SQL condition on `e`.
 _INTERRUPTED = ("(COALESCE(e.success, 0) = 0 AND e.error IS NULL AND (LOWER(e.stopped_reason) = 'interrupted' "
                 "OR LOWER(e.stopped_reason) LIKE 'interrupted:%'))")
