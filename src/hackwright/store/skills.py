@@ -214,7 +214,7 @@ def episodes_with_run(conn: sqlite3.Connection, name: str, stopped_reason: Optio
     if data_contains:
         q += " AND INSTR(COALESCE(data, ''), ?) > 0"
         args.append(data_contains)
-    return sorted(int(r[0]) for r in conn.execute(q + " ORDER BY episode_id", args))
+    return sorted(int(r[0]) for r in conn.execute(q, args))
 
 
 # A run an event stopped (see "Interrupted runs" above), as an SQL condition on `e`.

@@ -122,6 +122,9 @@ def emergency_kit(inventory, level: Optional[DungeonLevel] = None, hero: Optiona
     heal = any(any(h in n for h in HEALING_POTIONS) for n, i in names if i.object_class == "potion")
     charged = [(n, i) for n, i in names if i.object_class == "wand" and "(0:0)" not in (i.text or "")
                and "(0:-1)" not in (i.text or "")]
+    rays = [(n, i) for n, i in charged if any(w in n for w in RAY_WANDS)]
+    if rays and level is not None and hero is not None and ray_bounces_back(level, hero, hostile):
+        charged = [c for c in charged if c not in rays]
     wand = any(any(w in n for w in ATTACK_WANDS) for n, _ in charged)
     mystery = any(" of " not in n for n, i in names if i.object_class == "potion"
                   and i.blessed_cursed_unknown != "cursed" and "water" not in n and "clear" not in n) or \
@@ -129,11 +132,6 @@ def emergency_kit(inventory, level: Optional[DungeonLevel] = None, hero: Optiona
     kill_wand = any(any(w in n for w in ATTACK_WANDS if w not in ("wand of sleep", "wand of slow monster"))
                     for n, _ in charged)
     sleep_wand = any("wand of sleep" in n for n, _ in charged)
-    if level is not None and hero is not None and ray_bounces_back(level, hero, hostile):
-        charged = [(n, i) for n, i in charged if not any(w in n for w in RAY_WANDS)]
-        wand = any(any(w in n for w in ATTACK_WANDS) for n, _ in charged)
-        kill_wand = any(any(w in n for w in ("wand of striking", "wand of teleportation")) for n, _ in charged)
-        sleep_wand = False
     return EmergencyKit(heal, wand, mystery, kill_wand, sleep_wand)
 
 
