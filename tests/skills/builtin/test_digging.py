@@ -207,6 +207,20 @@ async def test_a_starting_monk_with_14_hp_fights_the_dwarf_for_his_pick_axe(room
     assert r.stopped_reason == "picked_up" and r.data["source"] == "dwarf", r
 
 
+async def test_a_dwarf_seen_through_iron_bars_digs_his_way_round_and_the_valkyrie_takes_his_pick_axe(make_api, capfd):
+    """No path leads to a dwarf seen behind bars (or tunnelling through rock), but a hostile
+    one digs through the wall to the hero: the skill waits for him instead of giving up."""
+    rows = ["------------", "|....|.....|", "|....F.....|", "|....|.....|", "------------"]
+    des = room_des(rows, "MONSTER:('h',\"dwarf\"),(8,2),hostile {\nOBJECT:('(',\"pick-axe\")\n}", hero=(2, 2))
+    api = make_api(des, seed=0, extra={"options": QUIET}, **CHARACTERS["valkyrie"])
+    assert "error" not in capfd.readouterr().err.lower()
+    dwarf = next(m for m in await api.get_visible_monsters() if m.name == "dwarf")
+    assert "no known path" in (await api.move_to(dwarf.position)).error
+    r = (await run_skill(api, "get_digging_tool")).result
+    assert r.stopped_reason == "picked_up" and r.data["source"] == "dwarf", r
+    assert any("pick-axe" in t for t in await picks_carried(api))
+
+
 async def test_a_weak_healer_leaves_the_dwarf_alone(room):
     api = room("MONSTER:('h',\"dwarf\"),(6,2),hostile {\nOBJECT:('(',\"pick-axe\")\n}", hero="healer")
     hp = (await api.get_stats()).hp

@@ -17,6 +17,7 @@ HINTS = (
     (r"gravel flies up|You hear drilling", "digging"),
 )
 STEPS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")
+DWARF_WAITS = 12  # turns to wait for a dwarf who cannot be reached yet (one tunnelling through rock)
 
 
 def _pick(items):
@@ -42,7 +43,8 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     identify themselves too, and data.wands keeps what each test said); a hostile
     dwarf in view fought with attack() when the hero is strong enough (HP >= 60% of max,
     and nh.fight_odds puts the fight at no more than half the HP left), then its pick picked up where it
-    died; a pick-axe or mattock lying on the remembered map (not near a shopkeeper)
+    died (a hostile dwarf seen where no path leads, tunnelling through rock or behind bars, is
+    waited for up to 12 turns: he digs his way to the hero); a pick-axe or mattock lying on the remembered map (not near a shopkeeper)
     fetched. A dwarvish or gnomish hero's dwarves are peaceful: attacked only with
     peaceful_ok. Then dig_down.
 
@@ -169,7 +171,7 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
             if not await strong_enough(stats, dwarf):
                 return await finish("too_strong", False, monster=dwarf.name, threat=dwarf.threat_level,
                                     hp=stats.hp, max_hp=stats.max_hp, xp_level=stats.xp_level)
-            last, name, died = dwarf.position, dwarf.name, False
+            last, name, died, waits = dwarf.position, dwarf.name, False, 0
             while not died and not await over_budget():
                 s = await nh.get_stats()
                 if s.hp < s.max_hp * 0.4:
@@ -182,15 +184,21 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
                 if last.is_adjacent(s.position):
                     res = await nh.attack(s.position.direction_to(last), peaceful_ok=peaceful_ok)
                     died = bool(KILLED.search(" ".join(res.messages)))
-                    if not res.success and not res.turn_elapsed:
-                        return await finish("failed", False, error=res.error, monster=name)
+                    stuck = not res.success and not res.turn_elapsed
                 else:
                     res = await nh.move_to(last)
                     if not res.success and peaceful_ok:
                         # (paths keep off a peaceful's square: step its way instead)
                         res = await nh.move(s.position.direction_to(last))
-                    if not res.success and await nh.get_position() == s.position:
+                    stuck = not res.success and await nh.get_position() == s.position
+                if stuck:
+                    # A dwarf seen inside rock or a wall he is tunnelling through cannot be
+                    # walked to or struck there, but a hostile one digs his way to the hero:
+                    # wait for him a few turns.
+                    if waits >= DWARF_WAITS or peaceful_ok:
                         return await finish("failed", False, error=res.error, monster=name)
+                    waits += 1
+                    res = await nh.search(1)
                 actions += 1
                 if res.game_over:
                     return await finish("game_over", False)
