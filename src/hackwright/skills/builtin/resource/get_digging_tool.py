@@ -17,7 +17,7 @@ HINTS = (
     (r"gravel flies up|You hear drilling", "digging"),
 )
 STEPS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")
-DWARF_WAITS = 12  # turns to wait for a dwarf who cannot be reached yet (one tunnelling through rock)
+DWARF_WAITS = 20  # turns in all to wait for dwarves who cannot be reached yet (tunnelling through rock)
 
 
 def _pick(items):
@@ -42,10 +42,11 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     wand of digging says "gravel flies up" and is identified; fire and lightning
     identify themselves too, and data.wands keeps what each test said); a hostile
     dwarf in view fought with attack() when the hero is strong enough (HP >= 60% of max,
-    and nh.fight_odds puts the fight at no more than half the HP left), then its pick picked up where it
-    died (a hostile dwarf seen where no path leads, tunnelling through rock or behind bars, is
-    waited for up to 12 turns: he digs his way to the hero); a pick-axe or mattock lying on the remembered map (not near a shopkeeper)
-    fetched. A dwarvish or gnomish hero's dwarves are peaceful: attacked only with
+    and nh.fight_odds puts the fight at no more than half the HP left), then its pick
+    picked up where it died (a hostile dwarf seen where no path leads, or gone out of
+    sight into the rock he tunnels through, is waited for, up to 20 turns in all: he
+    digs his way to the hero); a pick-axe or mattock lying on the remembered map (not
+    near a shopkeeper) fetched. A dwarvish or gnomish hero's dwarves are peaceful: attacked only with
     peaceful_ok. Then dig_down.
 
     Parameters:
@@ -67,7 +68,7 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     """
     start = await nh.get_stats()
     turn0 = start.turn
-    actions = 0
+    actions = waited = 0
     wands = {}
 
     async def finish(reason, success, **data):
@@ -171,7 +172,7 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
             if not await strong_enough(stats, dwarf):
                 return await finish("too_strong", False, monster=dwarf.name, threat=dwarf.threat_level,
                                     hp=stats.hp, max_hp=stats.max_hp, xp_level=stats.xp_level)
-            last, name, died, waits = dwarf.position, dwarf.name, False, 0
+            last, name, died = dwarf.position, dwarf.name, False
             while not died and not await over_budget():
                 s = await nh.get_stats()
                 if s.hp < s.max_hp * 0.4:
@@ -195,14 +196,23 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
                     # A dwarf seen inside rock or a wall he is tunnelling through cannot be
                     # walked to or struck there, but a hostile one digs his way to the hero:
                     # wait for him a few turns.
-                    if waits >= DWARF_WAITS or peaceful_ok:
+                    if waited >= DWARF_WAITS or peaceful_ok:
                         return await finish("failed", False, error=res.error, monster=name)
-                    waits += 1
+                    waited += 1
                     res = await nh.search(1)
                 actions += 1
                 if res.game_over:
                     return await finish("game_over", False)
             stop = await walk_to(last, 40)
+            if stop == "failed" and not died and not peaceful_ok and waited < DWARF_WAITS:
+                # He dug on out of sight, where no known path leads: he comes back for the hero.
+                before = (await nh.get_stats()).turn
+                res = await nh.wait(min(10, DWARF_WAITS - waited))
+                actions += 1
+                waited += max(1, (await nh.get_stats()).turn - before)
+                if res.game_over:
+                    return await finish("game_over", False)
+                continue
             if stop is not None:
                 return await finish(stop, False, error="could not reach where the dwarf was")
             got = await take_pick_here()
