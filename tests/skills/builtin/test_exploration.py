@@ -185,15 +185,6 @@ async def test_a_corridor_that_stops_dead_just_past_a_bend_is_searched_first(pla
     assert (await api.get_current_level()).stairs_down == spot(api, 8, 12)
 
 
-async def test_a_dead_end_whose_first_fifteen_searches_miss_is_searched_on_before_the_walls(play):
-    # With this seed the hidden square past the corridor's end is found on the 22nd search:
-    # a dead end's share is three times a wall's, so the hero searches on there instead of
-    # leaving for the room's walls (then the 45 turns run out first).
-    api = play("bend_dead_end", seed=13)
-    r = (await run_skill(api, "explore_level", stop_at_stairs=True, max_search_turns=45)).result
-    assert r.stopped_reason == "found_stairs" and r.data["search_turns"] > 15, r
-
-
 async def test_explore_and_fight_goes_down_stairs_that_lie_under_a_potion_in_a_lit_room(make_api):
     """The map shows only the potion: exploring found no frontier and no stairs, and the
     hero would have searched the walls for hidden doors instead (run in the sandbox: the
