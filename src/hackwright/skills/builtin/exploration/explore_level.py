@@ -77,9 +77,6 @@ def _frontiers(level, exclude):
     return out
 
 
-DEAD_END_SHARES = 3  # a dead end is searched this many shares before it waits for the walls
-
-
 def _search_spot(level, dist, per_spot, exclude):
     """(square, its search count to stop at): the reachable square where a hidden door or
     corridor is likeliest — next to walls or rock with much unseen (or unreachable)
@@ -131,14 +128,10 @@ def _search_spot(level, dist, per_spot, exclude):
         # sees the bend's corner diagonally; a corner's own two ways touch only diagonally).
         dead_end = t.feature is None and (len(ways) == 1 or len(ways) == 2 and (
             abs(ways[0][0] - ways[1][0]) + abs(ways[0][1] - ways[1][1]) == 1))
-        # Most of NetHack's extra corridors simply stop (sp_lev.c dig_corridor gives up 1
-        # time in 35 a square), but a hidden corridor square lies beside the dead end it
-        # makes. 15 searches find it 9 times in 10; the tenth time the dead end waited for
-        # every wall of the level to have its share first (a Caveman searched Dlvl 1's walls
-        # for 4,000 turns, his way on one square past a corridor's end): so a dead end's
-        # share is three times a wall's.
-        share = DEAD_END_SHARES * per_spot if dead_end else per_spot
-        fresh = [(c, u) for c, u in closed if c < share and u > 0]
+        # A dead end gets the plain share too: most of NetHack's extra corridors simply stop
+        # (sp_lev.c dig_corridor gives up 1 time in 35 a square), while a hidden corridor
+        # square lies beside the dead end it makes and 15 searches find it 9 times in 10.
+        fresh = [(c, u) for c, u in closed if c < per_spot and u > 0]
         if not fresh:
             continue
         behind = max(u for _, u in fresh)
@@ -151,7 +144,7 @@ def _search_spot(level, dist, per_spot, exclude):
         weight = 1.0 if t.char == "." and t.feature is None else 0.4
         score = weight * behind + 0.1 * total + (15 if dead_end else 0) - 0.8 * least - 0.1 * d
         if score > best_score:
-            best, best_score = (p, t.search_count + share - least), score
+            best, best_score = (p, t.search_count + per_spot - least), score
     return best if best is not None else (None, 0)
 
 
