@@ -46,8 +46,8 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
     picked up where it died (a hostile dwarf seen where no path leads, or gone out of
     sight into the rock he tunnels through, is waited for, up to 20 turns in all: he
     digs his way to the hero); a pick-axe or mattock lying on the remembered map (not
-    near a shopkeeper) fetched. A dwarvish or gnomish hero's dwarves are peaceful: attacked only with
-    peaceful_ok. Then dig_down.
+    near a shopkeeper) fetched. A dwarvish or gnomish hero's dwarves are peaceful:
+    attacked only with peaceful_ok, and never waited for. Then dig_down.
 
     Parameters:
         max_turns (int, 2000): budget of game turns.
