@@ -199,7 +199,7 @@ async def get_digging_tool(nh, max_turns: int = 2000, fight: bool = True, skip_w
                     if waited >= DWARF_WAITS or peaceful_ok:
                         return await finish("failed", False, error=res.error, monster=name)
                     waited += 1
-                    res = await nh.search(1)
+                    res = await nh.wait(1)
                 actions += 1
                 if res.game_over:
                     return await finish("game_over", False)
