@@ -1436,3 +1436,23 @@ async def test_a_healer_puts_a_rothe_to_sleep_before_the_fight_but_fights_a_newt
             assert "sleep" in d.reasoning
         else:
             assert d.skill_name != "quaff_or_zap_to_survive", (monster, d)
+
+
+async def test_a_healer_whose_ray_holds_a_rothe_spares_it_when_she_zaps_again(make_api):
+    """The wand skill aims at the most dangerous monster beside the hero, which may be
+    the one a sleep ray already holds (a Healer zapped a sleeping gecko five times while a
+    sewer rat bit her to death): the autopilot names the sleepers to spare."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+
+    room = ["----------", "|........|", "|........|", "|........|", "|........|", "|........|",
+            "|........|", "|........|", "----------"]
+    des = room_des(room, "MONSTER:('q',\"rothe\"),(2,6),hostile\nMONSTER:('r',\"sewer rat\"),(2,7),hostile",
+                   hero=(1, 7))
+    api = make_api(des, seed=0, role="healer", race="human", gender="female", alignment="neutral")
+    pilot = Autopilot()
+    state = await game_state(api)
+    pilot.state.asleep["rothe"] = state["stats"].turn + 12
+    state["stats"].hp = 2  # critical: the wand, not a fight
+    d = await decide(pilot, api, {"quaff_or_zap_to_survive", "explore_and_fight", "melee_fight"}, state)
+    assert d.skill_name == "quaff_or_zap_to_survive" and d.params.get("spare") == ["rothe"], d

@@ -77,6 +77,19 @@ async def test_a_healer_next_to_a_jackal_puts_it_to_sleep_with_her_wand(play):
     assert "hits you" not in await message_log(api)
 
 
+async def test_a_healer_spares_the_gecko_her_ray_holds_and_puts_the_sewer_rat_to_sleep(play):
+    """The most dangerous monster beside the hero is the target, unless it is spared (the
+    autopilot spares one a sleep ray already holds: a Healer zapped a sleeping gecko five
+    times while a sewer rat bit her to death)."""
+    api = play("gecko_and_sewer_rat_adjacent_long_room", hero="healer")
+    r = (await run_skill(api, "quaff_or_zap_to_survive")).result
+    assert r.stopped_reason == "zapped" and r.data["target"] == "gecko", r
+    api = play("gecko_and_sewer_rat_adjacent_long_room", hero="healer")
+    r = (await run_skill(api, "quaff_or_zap_to_survive", spare=["gecko"])).result
+    assert r.stopped_reason == "zapped" and r.data["target"] == "sewer rat", r
+    assert "sleep ray hits the sewer rat" in await message_log(api)
+
+
 async def test_a_tourist_beside_a_jackal_blinds_it_with_her_camera(play):
     api = play("jackal_adjacent", hero="tourist")
     r = (await run_skill(api, "quaff_or_zap_to_survive", heal_below=0.0, zap=False, flash=True)).result

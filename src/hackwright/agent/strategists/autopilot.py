@@ -220,8 +220,18 @@ class Autopilot:
         for phase in PHASES[:-1]:
             decision = await phase(self, sit)
             if decision is not None:
-                return decision
+                return self._spare_sleepers(decision, sit)
         return await PHASES[-1](self, sit)
+
+    def _spare_sleepers(self, decision, sit: Situation):
+        """A wand used beside a monster a sleep ray holds is aimed at another: the skill's
+        own choice, the most dangerous, was often the sleeper (a Healer zapped a sleeping
+        gecko five times while a sewer rat bit her to death)."""
+        if getattr(decision, "skill_name", None) == SURVIVE:
+            asleep = sorted({m.name for m in sit.adjacent if self.state.asleep.get(m.name, -1) >= sit.stats.turn})
+            if asleep:
+                decision.params["spare"] = asleep
+        return decision
 
     async def _situation(self, ctx) -> Situation:
         """Read the game once for this decision (and note the role, pack and prayer clock)."""

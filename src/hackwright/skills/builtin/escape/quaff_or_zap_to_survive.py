@@ -50,7 +50,7 @@ def _empty(item):
 
 
 async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True, unknown: bool = False,
-                                  kill_only: bool = False, flash: bool = False) -> SkillResult:
+                                  kill_only: bool = False, flash: bool = False, spare: list = ()) -> SkillResult:
     """Use one carried item to live through the next turns: drink a healing potion, zap a wand at the worst monster next to you, or (flash=True) blind it with a camera.
 
     For when prayer is not safe and Elbereth does not help (or as well as it). In
@@ -79,6 +79,9 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
             its gaze still paralyzes whoever hits it).
         flash (bool, False): flash a carried expensive camera at an adjacent hostile
             when no potion or wand was used (Tourists start with one, 20-99 charges).
+        spare (list, ()): names of adjacent monsters not to zap or flash at, e.g. ones
+            a sleep ray already holds: the most dangerous of the others is the target
+            (with none left, nothing is zapped).
 
     Stopped reasons: "quaffed" (success; data.item), "zapped" (success; data.item,
     data.target), "flashed" (success; data.item, data.target), "nothing_to_use"
@@ -122,7 +125,7 @@ async def quaff_or_zap_to_survive(nh, heal_below: float = 0.5, zap: bool = True,
 
     hero = start.position
     adjacent = [m for m in await nh.get_visible_monsters()
-                if not m.is_peaceful and not m.is_tame and m.position.is_adjacent(hero)]
+                if not m.is_peaceful and not m.is_tame and m.position.is_adjacent(hero) and m.name not in spare]
     target = max(adjacent, key=lambda m: m.threat_level) if adjacent else None
 
     async def used_on(res, reason, item, monster):
