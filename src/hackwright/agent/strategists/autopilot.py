@@ -226,10 +226,11 @@ class Autopilot:
     def _spare_sleepers(self, decision, sit: Situation):
         """A wand used beside a monster a sleep ray holds is aimed at another: the skill's
         own choice, the most dangerous, was often the sleeper (a Healer zapped a sleeping
-        gecko five times while a sewer rat bit her to death)."""
+        gecko five times while a sewer rat bit her to death). Only while one beside the
+        hero is awake: "the sleep ray hits" is said of a monster that resists it too."""
         if getattr(decision, "skill_name", None) == SURVIVE:
             asleep = sorted({m.name for m in sit.adjacent if self.state.asleep.get(m.name, -1) >= sit.stats.turn})
-            if asleep:
+            if asleep and any(m.name not in asleep for m in sit.adjacent):
                 decision.params["spare"] = asleep
         return decision
 
