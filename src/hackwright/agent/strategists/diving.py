@@ -91,8 +91,6 @@ class DivePolicy:
 
     # The shallowest main-dungeon level a wand of digging is zapped down from (see next_step).
     WAND_FROM_DLVL = 5
-    # The Mines levels a hero with a wand of digging climbs out of to zap in the main dungeon.
-    WAND_CLIMB_LEVELS = 2
 
     # Races to whom the Gnomish Mines' dwarves are peaceful (NetHack's racial love masks).
     KIN_OF_DWARVES = ("dwarf", "gnome")
@@ -169,12 +167,10 @@ class DivePolicy:
             return None
         # (Not when this level's up stairs were never seen, e.g. after a fall: looking for
         # them costs a Mines level's fights; digging on reaches Mines' End, Dlvl 10-13.)
-        if stats.branch == "Gnomish Mines" and (not is_wand(tool) or stats.level_in_branch <= self.WAND_CLIMB_LEVELS) \
-                and stairs_up_known and ok("retreat_upstairs"):
+        if stats.branch == "Gnomish Mines" and not is_wand(tool) and stairs_up_known and ok("retreat_upstairs"):
             # The Mines end some eight levels down and the main dungeon goes on for fifty:
-            # dig there. (A wand only from the Mines' first levels: its 4-8 charges end
-            # before the Mines do, leaving the hero deep in them with no way to dig, and
-            # from further down each level climbed out is one the charges must dig again.)
+            # dig there. (Not with a wand: its 4-8 charges end before the Mines do, and
+            # each level climbed out is one the charges must dig again.)
             return DiveStep("retreat_upstairs", {"force": True},
                             f"I have the {tool.name or tool.text}: climb out of the Mines to dig in the main dungeon")
         near = [m for m in hostile if m.position.steps_to(hero) <= 3]
