@@ -580,3 +580,24 @@ def test_exploring_a_real_level_by_frontiers_opens_the_door_and_walks_the_dark_c
         game.press(KEYS[d])
         assert game.hero == nxt
     assert level.stairs_up == Position(origin.x + 1, origin.y + 1)
+
+
+async def test_a_dagger_lying_on_iron_bars_is_not_a_way_through_them(make_api):
+    """Iron bars under an object show the object, which looks like ground. NetHack
+    refuses the step ("You cannot pass through the bars.") and takes no time; a map that
+    kept the square as ground planned the same step again and again (a Valkyrie in an
+    orc-held Minetown reached the 2,000-decision cap so). After one refusal the square
+    is known to be impassable, and with the bars all across the room no path is left."""
+    from tests.conftest import room_des
+
+    room = ["---------", "|...F...|", "|...F...|", "|...F...|", "---------"]
+    des = room_des(room, "OBJECT:(')',\"dagger\"),(4,2)", hero=(3, 2))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    start = api.last_stats.position
+    bars, target = Position(start.x + 1, start.y), Position(start.x + 3, start.y)
+    first = await api.move_to(target)
+    assert not first.success and "cannot pass through the bars" in " ".join(first.messages + [first.error or ""]), first
+    assert not (await api.get_current_level()).tile_at(bars).is_walkable
+    again = await api.move_to(target)
+    assert not again.success and "no known path" in (again.error or ""), again
+    assert api.last_stats.position == start

@@ -52,9 +52,10 @@ class MovementCommands(ApiCore):
             # Over 600 weight units the hero cannot squeeze diagonally between two rock
             # corners: paths avoid such gaps while the pack stays as it is now.
             self._too_heavy_to_squeeze = True
-        if "It's solid stone." in text and self._hero() == start:
+        if ("It's solid stone." in text or "cannot pass through the bars" in text) and self._hero() == start:
             # Remembered as open but rock (a dwarf's tunnel misread in the dark, an object
-            # embedded in rock): paths kept planning through it, and every step failed.
+            # embedded in rock) or iron bars under an object lying on them: paths kept
+            # planning through it, and every step failed (a Valkyrie, 2,000 decisions).
             self._level_memory().remember_solid(there)
         if "diagonally out of an intact doorway" in text or "diagonally into an intact doorway" in text:
             # The hero hid the door it stands in (or the map lost it): remember it, or every
