@@ -89,6 +89,10 @@ class AutopilotState:
     # under the hero's blows): after this many turns it is written afresh where it stood.
     ELBERETH_WEARS = 30
 
+    def held_asleep(self, monster, turn: int) -> bool:
+        """Whether a sleep ray of the hero's still holds this monster's species at ``turn``."""
+        return self.asleep.get(monster.name, -1) >= turn
+
     def elbereth_failed_here(self, stats) -> bool:
         """Elbereth was tried on this square and writing it again would not help: the last
         one written here failed (it could not be written, or the monsters ignored it), or
@@ -221,15 +225,15 @@ class Autopilot:
             decision = await phase(self, sit)
             if decision is not None:
                 return self._spare_sleepers(decision, sit)
-        return await PHASES[-1](self, sit)
+        return self._spare_sleepers(await PHASES[-1](self, sit), sit)
 
     def _spare_sleepers(self, decision, sit: Situation):
         """A wand used beside a monster a sleep ray holds is aimed at another: the skill's
         own choice, the most dangerous, was often the sleeper (a Healer zapped a sleeping
         gecko five times while a sewer rat bit her to death). Only while one beside the
         hero is awake: "the sleep ray hits" is said of a monster that resists it too."""
-        if getattr(decision, "skill_name", None) == SURVIVE:
-            asleep = sorted({m.name for m in sit.adjacent if self.state.asleep.get(m.name, -1) >= sit.stats.turn})
+        if decision.skill_name == SURVIVE:
+            asleep = sorted({m.name for m in sit.adjacent if self.state.held_asleep(m, sit.stats.turn)})
             if asleep and any(m.name not in asleep for m in sit.adjacent):
                 decision.params["spare"] = asleep
         return decision

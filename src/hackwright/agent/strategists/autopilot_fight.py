@@ -27,7 +27,7 @@ async def sleep_it_first(sit: Situation) -> Optional["AgentDecision"]:
     s, stats, ok, kit, adjacent = sit.memory, sit.stats, sit.ok, sit.kit, sit.adjacent
     if not kit.sleep_wand or not adjacent or not ok(SURVIVE):
         return None
-    awake = [m for m in adjacent if s.asleep.get(m.name, -1) < stats.turn and not m.is_invisible_marker]
+    awake = [m for m in adjacent if not s.held_asleep(m, stats.turn) and not m.is_invisible_marker]
     if not awake:
         return None
     sleepers = []

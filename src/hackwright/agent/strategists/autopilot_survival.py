@@ -123,7 +123,7 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
                       f"HP is critical with a {adjacent[0].name} next to me: zap the wand of digging down")
     # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
     # of sleep at a sleeping fox seven times running, never hit it, and died when it woke).
-    asleep = [m for m in adjacent if s.asleep.get(m.name, -1) >= stats.turn]
+    asleep = [m for m in adjacent if s.held_asleep(m, stats.turn)]
     if asleep and len(asleep) == len(adjacent) and ok("melee_fight"):
         return invoke("melee_fight", {"target": asleep[0].name, "hp_threshold": 0.1},
                       f"the {asleep[0].name} is asleep: kill it while it cannot fight back")
