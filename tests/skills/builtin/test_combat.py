@@ -18,6 +18,21 @@ async def test_an_adjacent_newt_dies_to_melee_fight_within_20_turns(play):
     assert not [m for m in await api.get_visible_monsters() if m.name == "newt"]
 
 
+async def test_a_wizard_beside_a_rothe_fights_it_with_force_bolt_when_given_the_spell(play):
+    """With `spell` the blows are casts (5 Pw each) while Pw lasts, then blows."""
+    api = play("rothe_adjacent", hero="wizard")
+    pw = (await api.get_stats()).pw
+    r = (await run_skill(api, "melee_fight", spell="a", hp_threshold=0.0)).result
+    log = await message_log(api)
+    assert r.data.get("casts", 0) >= 1 and re.search(r"The spell (hits|misses) the rothe", log), (r, log)
+    assert (await api.get_stats()).pw <= pw - 5 * r.data["casts"] + 1
+    # Without the spell the same fight is all blows.
+    api = play("rothe_adjacent", hero="wizard")
+    r = (await run_skill(api, "melee_fight", hp_threshold=0.0)).result
+    assert "casts" not in r.data and "The spell" not in await message_log(api), r
+    assert r.stopped_reason in ("target_dead", "game_over"), r
+
+
 async def test_melee_fight_kills_the_newt_but_never_touches_the_floating_eye_beside_it(play):
     api = play("eye_and_newt_adjacent")
     r = (await run_skill(api, "melee_fight")).result

@@ -5,6 +5,7 @@ TRIGGERS = ("engulfed", "level_change")
 
 KILLED = re.compile(r"\b(You kill|You destroy|is killed|is destroyed|You dissolve|kills the|destroys the)\b", re.I)
 DOORS = ("doorway", "open door", "closed door")
+SPELL_PW = 5  # force bolt and the other level-1 attack spells cost 5 Pw
 
 
 def _is_hostile(m):
@@ -60,6 +61,7 @@ async def melee_fight(
     wait_turns: int = 3,
     chase_steps: int = 6,
     peaceful_ok: bool = False,
+    spell: str = "",
 ) -> SkillResult:
     """Fight the nearest adjacent or approaching hostile monster in melee until it dies, flees, or HP runs low.
 
@@ -87,6 +89,12 @@ async def melee_fight(
             is peaceful (it turns hostile; alignment -1) — for a weak peaceful blocking
             the only way on. The API still refuses shopkeepers, priests, the watch,
             unicorns and any @.
+        spell (str, ""): letter of a known attack spell (a Wizard's force bolt is "a",
+            nh.get_spells) to cast at the adjacent target instead of a blow while Pw
+            allows (5 Pw a cast); never along a line with a peaceful or a pet beyond the
+            target, nor with a shopkeeper in view. A cast that fails (no such spell, too
+            little Pw) turns the fight back to blows. Force bolt does 2d12 where a
+            Wizard's quarterstaff does d6.
 
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn — pass
     it on to eat_when_hungry's kills), "target_fled", "low_hp", "no_target"
@@ -99,6 +107,7 @@ async def melee_fight(
     waited = 0
     chased = 0
     failures = 0
+    casts = 0
     tracked = None  # (name, last position)
     avoided = {}
     infos = {}
@@ -110,6 +119,8 @@ async def melee_fight(
     async def finish(reason, success, **data):
         s = await nh.get_stats()
         data["attacks"] = attacks
+        if casts:
+            data["casts"] = casts
         if avoided:
             data["avoided"] = dict(avoided)
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
@@ -202,7 +213,16 @@ async def melee_fight(
             tracked = (current.name, current.position)
 
         if current.position.is_adjacent(hero):
-            res = await nh.attack(hero.direction_to(current.position), peaceful_ok=peaceful_ok)
+            res = None
+            if spell and stats.pw >= SPELL_PW and not current.is_peaceful and \
+                    not bolt_endangers(hero, current.position, monsters):
+                res = await nh.cast_spell(spell, hero.direction_to(current.position))
+                if not res.success and not res.game_over:
+                    spell, res = "", None  # no such spell, or it cannot be cast: blows from now on
+                else:
+                    casts += 1
+            if res is None:
+                res = await nh.attack(hero.direction_to(current.position), peaceful_ok=peaceful_ok)
             actions += 1
             attacks += 1
             if res.game_over:
