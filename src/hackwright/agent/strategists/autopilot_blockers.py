@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..decisions import AgentDecision
     from .autopilot import Autopilot
 
-DOORS = ("doorway", "open door", "closed door")
+DOORS = ("open door", "closed door")  # walked through only straight (an empty doorway on a slant too)
 
 
 def _blocked(sit: Situation) -> bool:
