@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ..decisions import AgentDecision
     from .autopilot import Autopilot
 
-DOORS = ("open door", "closed door")  # walked through only straight (an empty doorway on a slant too)
+DOORS = ("open door", "closed door")  # no step on a slant into or out of these (an empty doorway allows it)
+SHOP_DOORS = ("doorway", "open door", "closed door")  # a shopkeeper's post is beside one
 
 
 def _blocked(sit: Situation) -> bool:
@@ -91,36 +92,53 @@ async def shoot_or_sting(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
 
 
 async def shopkeeper_in_the_door(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
-    """A shopkeeper keeps the way out: pay him, or step next to him so he moves aside."""
+    """A shopkeeper keeps the way out: pay him, or step back in line with him so he moves aside."""
     s, stats, hero, level, level_key, monsters = sit.memory, sit.stats, sit.hero, sit.level, sit.level_key, sit.monsters
     have, ok = sit.have, sit.ok
     blocked = _blocked(sit)
-    # A shopkeeper at his post inside the door stays put unless the hero stands in line
-    # with him (NetHack's shk_move): step next to him and he wanders off the way out.
-    # (Heroes starved inside shops, 10,000 turns behind a shopkeeper who never moved.)
+    # A shopkeeper at his post inside the door (the one square by which the door is
+    # entered: no one steps through a door on a slant) stays there while the hero stands
+    # next to him, but steps aside within a turn or two once the hero stands two or three
+    # squares off in a line with him (row, column or diagonal), owing nothing. (Heroes
+    # starved inside shops, 10,000 turns beside a shopkeeper who never moved: a Tourist
+    # searched 40 turns at a time next to him for 15,000 turns.)
     # (A few tries a level: one who still will not move is owed money or keeps out a
     # pick-axe, and waiting on him for ever only burns decisions.)
     keeper = [m for m in monsters if m.name == "shopkeeper" and m.position.steps_to(hero) <= 5]
     tries = s.shop_tries.get(level_key, 0)
-    if (blocked or s.recent_stall) and keeper and ok("go_to") and tries < 8:
-        s.shop_tries[level_key] = tries + 1
+    if (blocked or s.recent_stall) and keeper and ok("go_to") and tries < 16:
         shk = keeper[0].position
+        if not any(level.tile_at(shk.offset(d)).feature in SHOP_DOORS for d in ("n", "s", "e", "w")):
+            return None  # he has stepped off the way in and out
+        s.shop_tries[level_key] = tries + 1
         # One who is owed never moves: pay first (a corpse eaten on his floor kept a
         # Ranger and a Healer at a shop door for thousands of turns). Costs no turn
         # when nothing is owed.
-        if tries in (0, 4) and stats.gold > 0 and "pay_shopkeeper" in have:
+        if tries in (0, 8) and stats.gold > 0 and "pay_shopkeeper" in have:
             return invoke("pay_shopkeeper", {}, "the shopkeeper keeps the door: pay what I owe")
-        if shk.is_adjacent(hero):
-            return press("10s", "next to the shopkeeper: wait for him to step aside")
+        if 2 <= hero.steps_to(shk) <= 3 and _in_line(hero, shk):
+            return press("s", "the shopkeeper keeps the way out: wait a turn, in line with him, for him to step aside")
         occupied = {m.position for m in monsters}
-        beside = [shk.offset(d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
-        beside = [p for p in beside if p.on_map() and p not in occupied and level.tile_at(p).is_walkable
-                  and level.tile_at(p).feature is None]
-        if beside:
-            spot = min(beside, key=lambda p: p.steps_to(hero))
+        back = []
+        for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw"):
+            p = shk
+            for _ in range(3):
+                p = p.offset(d)
+                if not p.on_map() or not level.tile_at(p).is_walkable or level.tile_at(p).feature is not None:
+                    break
+                if p.steps_to(shk) >= 2 and p not in occupied:
+                    back.append(p)
+        if back:
+            spot = min(back, key=lambda p: (p.steps_to(hero), p.steps_to(shk)))
             return invoke("go_to", {"x": spot.x, "y": spot.y, "max_steps": 20},
-                          "the shopkeeper stands in the way out: step next to him so he moves aside")
+                          "the shopkeeper stands in the way out: step back in line with him so he moves aside")
     return None
+
+
+def _in_line(a: Position, b: Position) -> bool:
+    """Whether b lies on a row, column or diagonal through a."""
+    dx, dy = b.x - a.x, b.y - a.y
+    return dx == 0 or dy == 0 or abs(dx) == abs(dy)
 
 
 async def make_room(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
