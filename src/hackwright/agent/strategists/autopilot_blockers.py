@@ -110,6 +110,8 @@ async def shopkeeper_in_the_door(pilot: "Autopilot", sit: Situation) -> Optional
         shk = keeper[0].position
         if not any(level.tile_at(shk.offset(d)).feature in SHOP_DOORS for d in ("n", "s", "e", "w")):
             return None  # he has stepped off the way in and out
+        if await sit.api.shop_exit() is None:
+            return None  # outside, kept out (a pick-axe): his door is no way on
         s.shop_tries[level_key] = tries + 1
         # One who is owed never moves: pay first (a corpse eaten on his floor kept a
         # Ranger and a Healer at a shop door for thousands of turns). Costs no turn

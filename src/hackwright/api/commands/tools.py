@@ -505,8 +505,9 @@ class ToolCommands(ApiCore):
         then move(direction) onto ``outside``. A hero who fell into a shop with a
         pick-axe must leave it to dig down: dig('down') is refused on a shop's
         floor while its keeper is in view. The shopkeeper keeps the square
-        inside his door: standing next to him (in line with him) makes him step
-        aside, unless you owe him money (pay first).
+        inside his door: he stays there while you stand next to him, and steps
+        aside once you stand two or three squares off in a line with him (row,
+        column or diagonal), unless you owe him money (pay first).
         """
         return shops.shop_exit(self._level_memory(), self._shopkeepers(), self._hero())
 
