@@ -309,16 +309,18 @@ async def test_an_unknown_monster_name_suggests_close_ones(make_api):
 
 
 # ------------------------------------------------------------------ pathfinding
+# Two rooms side by side, a door square between them at (5, 3) (its kind set by a DOOR line).
+TWO_ROOMS = [
+    "-----------",
+    "|....|....|",
+    "|....|....|",
+    "|....+....|",
+    "|....|....|",
+    "-----------",
+]
+
 async def test_move_to_walks_around_a_wall_and_through_a_doorway_orthogonally(make_api):
-    rows = [
-        "-----------",
-        "|....|....|",
-        "|....|....|",
-        "|....+....|",
-        "|....|....|",
-        "-----------",
-    ]
-    api = make_api(room_des(rows, "DOOR:open,(5,3)"))
+    api = make_api(room_des(TWO_ROOMS, "DOOR:open,(5,3)"))
     start = await api.get_position()
     ox, oy = start.x - 1, start.y - 1  # drawing coordinates -> map coordinates
     door, target = Position(ox + 5, oy + 3), Position(ox + 8, oy + 1)
@@ -342,16 +344,8 @@ async def test_a_path_crosses_an_empty_or_broken_doorway_on_a_slant_but_an_open_
     hangs in it: a doorway with no door, or a broken one, lets the hero through on a
     slant, and the path takes the short way (a Tourist starved in a shop whose only way
     on, as the map knew it, crossed an empty doorway diagonally)."""
-    rows = [
-        "-----------",
-        "|....|....|",
-        "|....|....|",
-        "|....+....|",
-        "|....|....|",
-        "-----------",
-    ]
     for door_state, slant in (("nodoor", True), ("broken", True), ("open", False)):
-        api = make_api(room_des(rows, f"DOOR:{door_state},(5,3)", hero=(3, 3)))
+        api = make_api(room_des(TWO_ROOMS, f"DOOR:{door_state},(5,3)", hero=(3, 3)))
         start = await api.get_position()
         ox, oy = start.x - 3, start.y - 3
         door, near, far = Position(ox + 5, oy + 3), Position(ox + 4, oy + 2), Position(ox + 6, oy + 4)
