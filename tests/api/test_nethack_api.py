@@ -309,18 +309,16 @@ async def test_an_unknown_monster_name_suggests_close_ones(make_api):
 
 
 # ------------------------------------------------------------------ pathfinding
-# Two rooms side by side, a door square between them at (5, 3) (its kind set by a DOOR line).
-TWO_ROOMS = [
-    "-----------",
-    "|....|....|",
-    "|....|....|",
-    "|....+....|",
-    "|....|....|",
-    "-----------",
-]
-
 async def test_move_to_walks_around_a_wall_and_through_a_doorway_orthogonally(make_api):
-    api = make_api(room_des(TWO_ROOMS, "DOOR:open,(5,3)"))
+    rows = [
+        "-----------",
+        "|....|....|",
+        "|....|....|",
+        "|....+....|",
+        "|....|....|",
+        "-----------",
+    ]
+    api = make_api(room_des(rows, "DOOR:open,(5,3)"))
     start = await api.get_position()
     ox, oy = start.x - 1, start.y - 1  # drawing coordinates -> map coordinates
     door, target = Position(ox + 5, oy + 3), Position(ox + 8, oy + 1)
@@ -337,32 +335,6 @@ async def test_move_to_walks_around_a_wall_and_through_a_doorway_orthogonally(ma
         if door in (a, b):
             assert a.x == b.x or a.y == b.y, f"diagonal step {a} -> {b} through the doorway"
     assert door in visited
-
-
-async def test_a_path_crosses_an_empty_or_broken_doorway_on_a_slant_but_an_open_door_straight(make_api):
-    """NetHack forbids a diagonal step into or out of a door square only while a door
-    hangs in it: a doorway with no door, or a broken one, lets the hero through on a
-    slant, and the path takes the short way (a Tourist starved in a shop whose only way
-    on, as the map knew it, crossed an empty doorway diagonally)."""
-    for door_state, slant in (("nodoor", True), ("broken", True), ("open", False)):
-        api = make_api(room_des(TWO_ROOMS, f"DOOR:{door_state},(5,3)", hero=(3, 3)))
-        start = await api.get_position()
-        ox, oy = start.x - 3, start.y - 3
-        door, near, far = Position(ox + 5, oy + 3), Position(ox + 4, oy + 2), Position(ox + 6, oy + 4)
-        for goal in (door, near):  # the far room is seen from the doorway
-            for _ in range(5):
-                if await api.get_position() == goal:
-                    break
-                assert (await api.move_to(goal)).success
-        assert await api.get_position() == near
-        path = await api.find_path(far)
-        assert (path == ["se", "se"]) == slant, (door_state, path)
-        for _ in range(6):
-            if await api.get_position() == far:
-                break
-            assert (await api.move_to(far)).success, door_state
-        assert await api.get_position() == far
-        assert "diagonally" not in " ".join(await api.get_messages(10)), door_state
 
 
 async def test_find_unexplored_is_none_once_a_closed_room_is_seen(make_api):

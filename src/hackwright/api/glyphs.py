@@ -130,12 +130,9 @@ def _build():
                 kind[g] = GlyphKind.EFFECT
             walkable[g] = c in _WALKABLE_CMAP
             passable[g] = walkable[g] or c in (S_VCDOOR, S_HCDOOR)
-            # NetHack forbids a step on a slant into or out of a door square only
-            # while a door hangs in it, open or shut (hack.c test_move); a doorway
-            # drawn empty has no door or a broken one, and lets a walker through on a
-            # slant. (A path that took only such steps stayed unknown: a Tourist
-            # starved in a shop with the down stairs past an empty doorway.)
-            no_diagonal[g] = S_VODOOR <= c <= S_HCDOOR
+            # Conservative: never plan a diagonal step through any door square
+            # (NetHack forbids it for real doors; a broken door looks the same).
+            no_diagonal[g] = S_NDOOR <= c <= S_HCDOOR
             trap[g] = S_ARROW_TRAP <= c <= S_POLY_TRAP
             water_lava[g] = c in _WATER_OR_LAVA
         elif nh.glyph_is_pet(g):

@@ -354,8 +354,8 @@ class DungeonLevel:
         return exposure(self, pos)
 
     def walk_distances(self, start: Position, max_steps: int, blocked: Any = (),
-                       no_diagonal: tuple = ("open door", "closed door"), may_step: Any = None) -> dict:
-        """Position -> steps from start of every square a walk reaches in at most max_steps, nearest first (start itself: 0): over known walkable squares, never onto a known trap or a square of blocked (e.g. monster positions), and never on a slant into or out of a square whose feature is in no_diagonal (NetHack forbids it through a door hanging open or shut; an empty doorway, with no door or a broken one, lets a walker through); may_step(frm, to), a callable, may refuse a step the map allows."""
+                       no_diagonal: tuple = ("doorway", "open door", "closed door"), may_step: Any = None) -> dict:
+        """Position -> steps from start of every square a walk reaches in at most max_steps, nearest first (start itself: 0): over known walkable squares, never onto a known trap or a square of blocked (e.g. monster positions), and never on a slant into or out of a square whose feature is in no_diagonal (NetHack forbids it through a door; ("open door",) lets doorless doorways through); may_step(frm, to), a callable, may refuse a step the map allows."""
         from .tactics import walk_distances
 
         return walk_distances(self, start, max_steps, blocked, no_diagonal, may_step)

@@ -20,9 +20,6 @@ COMPASS = ("n", "s", "e", "w", "ne", "nw", "se", "sw")
 # Squares a missile never crosses diagonally, into or out of (NetHack stops thrown and
 # fired objects at door squares taken on a slant; a doorway counts, to be safe).
 LINE_DOORS = ("doorway", "open door", "closed door")
-# The door squares no one steps into or out of on a slant: those with a door in them.
-# An empty doorway (no door, or a broken one) lets a walker through diagonally.
-WALK_DOORS = ("open door", "closed door")
 
 
 def line_of_fire(level: "DungeonLevel", frm: "Position", to: "Position",
@@ -66,7 +63,7 @@ def exposure(level: "DungeonLevel", pos: "Position") -> int:
 
 
 def walk_distances(level: "DungeonLevel", start: "Position", max_steps: int, blocked: Iterable["Position"] = (),
-                   no_diagonal: tuple = WALK_DOORS, may_step=None) -> dict:
+                   no_diagonal: tuple = LINE_DOORS, may_step=None) -> dict:
     """Position -> steps from ``start`` for every square a walk reaches in at most
     ``max_steps``, nearest first (``start`` itself at 0). ``may_step(frm, to)``, when
     given, may refuse a step the map allows."""
@@ -172,5 +169,5 @@ class WalkAroundMemory:
         return sorted({n for p, (n, _) in self.seen.items() if p in wanted})
 
 
-__all__ = ["COMPASS", "LINE_DOORS", "WALK_DOORS", "WalkAroundMemory", "exposure", "line_of_fire", "nearest_chokepoint",
+__all__ = ["COMPASS", "LINE_DOORS", "WalkAroundMemory", "exposure", "line_of_fire", "nearest_chokepoint",
            "walk_distances"]

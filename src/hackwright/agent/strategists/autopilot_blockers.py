@@ -19,8 +19,7 @@ if TYPE_CHECKING:
     from ..decisions import AgentDecision
     from .autopilot import Autopilot
 
-DOORS = ("open door", "closed door")  # no step on a slant into or out of these (an empty doorway allows it)
-SHOP_DOORS = ("doorway", "open door", "closed door")  # a shopkeeper's post is beside one
+DOORS = ("doorway", "open door", "closed door")
 
 
 def _blocked(sit: Situation) -> bool:
@@ -108,7 +107,7 @@ async def shopkeeper_in_the_door(pilot: "Autopilot", sit: Situation) -> Optional
     tries = s.shop_tries.get(level_key, 0)
     if (blocked or s.recent_stall) and keeper and ok("go_to") and tries < 16:
         shk = keeper[0].position
-        if not any(level.tile_at(shk.offset(d)).feature in SHOP_DOORS for d in ("n", "s", "e", "w")):
+        if not any(level.tile_at(shk.offset(d)).feature in DOORS for d in ("n", "s", "e", "w")):
             return None  # he has stepped off the way in and out
         if await sit.api.shop_exit() is None:
             return None  # outside, kept out (a pick-axe): his door is no way on

@@ -4,7 +4,7 @@ CATEGORY = "combat"
 TRIGGERS = ("engulfed", "level_change")
 
 KILLED = re.compile(r"\b(You kill|You destroy|is killed|is destroyed|You dissolve|kills the|destroys the)\b", re.I)
-DOORS = ("open door", "closed door")  # an empty doorway lets a walker through on a slant
+DOORS = ("doorway", "open door", "closed door")
 SPELL_PW = 5  # force bolt and the other level-1 attack spells cost 5 Pw
 
 

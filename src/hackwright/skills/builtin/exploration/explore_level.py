@@ -8,9 +8,6 @@ TRIGGERS = ("low_hp", "engulfed")
 # her level for 13,000 turns and starved.
 STINGERS = {"acid blob": 12, "yellow mold": 15, "red mold": 25, "green mold": 30, "brown mold": 30}
 DOORS = ("doorway", "open door", "closed door")
-# Door squares no one walks into or out of on a slant: an empty doorway (no door, or a
-# broken one) lets a walker through diagonally, a boulder never.
-WALK_DOORS = ("open door", "closed door")
 HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
 DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
                    "level teleporter", "hole", "trap door")
@@ -54,12 +51,12 @@ def _distances(level, start, avoid, risky=False):
     todo = collections.deque([start])
     while todo:
         p = todo.popleft()
-        door_here = tiles[p.y][p.x].feature in WALK_DOORS
+        door_here = tiles[p.y][p.x].feature in DOORS
         for _, dx, dy, q in _neighbours(level, p):
             if q in dist or q in avoid:
                 continue
             t = tiles[q.y][q.x]
-            if not _passable(t) or _trapped(t, risky) or (dx and dy and (door_here or t.feature in WALK_DOORS)):
+            if not _passable(t) or _trapped(t, risky) or (dx and dy and (door_here or t.feature in DOORS)):
                 continue
             dist[q] = dist[p] + 1
             todo.append(q)
