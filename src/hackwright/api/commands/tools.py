@@ -499,15 +499,14 @@ class ToolCommands(ApiCore):
         (as far as a shopkeeper in view shows: a shop is the room around him).
 
         The result names the shop's door nearest you (``door``), the square just
-        beyond it (``outside``), the step from one to the other (``direction``:
-        never diagonal, as no one steps diagonally through a doorway) and where
-        the shopkeeper stands. Walk to ``door`` (move_to, or the go_to skill),
-        then move(direction) onto ``outside``. A hero who fell into a shop with a
-        pick-axe must leave it to dig down: dig('down') is refused on a shop's
-        floor while its keeper is in view. The shopkeeper keeps the square
-        inside his door: he stays there while you stand next to him, and steps
-        aside once you stand two or three squares off in a line with him (row,
-        column or diagonal), unless you owe him money (pay first).
+        beyond it (``outside``), the step from one to the other (``direction``,
+        never diagonal) and where the shopkeeper stands. Walk to ``door``
+        (move_to, or the go_to skill), then move(direction) onto ``outside``.
+        A hero who fell into a shop with a pick-axe must leave it to dig down:
+        dig('down') is refused on a shop's floor while its keeper is in view.
+        The keeper holds the square inside his door while you stand next to
+        him; two or three squares off in line with him, he steps aside (pay
+        first if you owe him).
         """
         return shops.shop_exit(self._level_memory(), self._shopkeepers(), self._hero())
 
