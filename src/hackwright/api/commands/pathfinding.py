@@ -139,9 +139,9 @@ class Pathfinding(ApiCore):
                 "harmless": only a squeaky board, rust trap or anti-magic field,
                     when going round is more than 10 steps longer;
                 "risky": as "harmless", and any other trap except the deadly or
-                    level-leaving ones (land mine, fire trap, sleeping gas trap,
-                    polymorph trap, hole, trap door, level teleporter, magic
-                    portal), only when no other way is known;
+                    level-leaving ones (land mine, fire trap, polymorph trap,
+                    hole, trap door, level teleporter, magic portal), only
+                    when no other way is known;
                 "any": every known trap, when going round is more than 10 steps
                     longer.
                 A trap that is the target itself is always allowed.

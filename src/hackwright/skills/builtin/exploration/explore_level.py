@@ -9,7 +9,7 @@ TRIGGERS = ("low_hp", "engulfed")
 STINGERS = {"acid blob": 12, "yellow mold": 15, "red mold": 25, "green mold": 30, "brown mold": 30}
 DOORS = ("doorway", "open door", "closed door")
 HARMLESS_TRAPS = ("squeaky board", "rust trap", "anti-magic field")
-DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "sleeping gas trap", "magic portal",
+DANGEROUS_TRAPS = ("land mine", "polymorph trap", "fire trap", "magic portal",
                    "level teleporter", "hole", "trap door")
 STEPS = {"n": (0, -1), "s": (0, 1), "e": (1, 0), "w": (-1, 0), "ne": (1, -1), "nw": (-1, -1), "se": (1, 1), "sw": (-1, 1)}
 
