@@ -113,6 +113,17 @@ async def test_explore_level_pushes_a_boulder_out_of_the_only_corridor(play):
     assert (await api.get_current_level()).stairs_down == spot(api, 23, 2)
 
 
+async def test_explore_level_never_pushes_a_boulder_under_the_only_door_of_a_room(play):
+    # Pushed west, the boulder would fill the one square below the room's door: a door
+    # is entered straight, never on a slant, and a boulder cannot be pulled back.
+    api = play("boulder_under_door")
+    assert await api.find_path(spot(api, 3, 2)) is not None
+    r = (await run_skill(api, "explore_level", max_search_turns=20)).result
+    assert r.stopped_reason == "search_exhausted", r
+    assert r.data["boulder_pushes"] == 0
+    assert await api.find_path(spot(api, 3, 2)) is not None
+
+
 async def test_explore_level_crosses_a_known_squeaky_board_the_api_would_walk_around(play):
     api = play("squeaky_board")
     for d in ("e", "e", "w", "w"):  # step on the board (it squeaks: now it is a known trap) and back

@@ -148,12 +148,13 @@ def _search_spot(level, dist, per_spot, exclude):
     return best if best is not None else (None, 0)
 
 
-def _boulder_push(level, dist, tried):
+def _boulder_push(level, dist, tried, avoid=frozenset(), risky=False):
     """(square to stand on, direction, boulder) of the nearest push of a known boulder
-    into open or unexplored ground, or None."""
+    into open or unexplored ground that leaves every square the hero reaches now
+    reachable, or None. (`dist`: _distances from the hero with these `avoid`, `risky`.)"""
     tiles = level.tiles
     rows, cols = len(tiles), len(tiles[0])
-    best = None
+    pushes = []
     for row in tiles:
         for t in row:
             if not t.description.endswith("boulder"):
@@ -173,9 +174,15 @@ def _boulder_push(level, dist, tried):
                     continue
                 if dx and dy and beyond.feature in DOORS:
                     continue
-                if best is None or dist[stand] < best[0]:
-                    best = (dist[stand], stand, name, b)
-    return best[1:] if best else None
+                pushes.append((dist[stand], stand, name, b, beyond.position))
+    for _, stand, name, b, onto in sorted(pushes, key=lambda push: push[0]):
+        # A boulder pushed onto the one square before a door shuts the door for good (it
+        # cannot be pulled back): a Valkyrie pushed one along a corridor into the corner
+        # under her only door and searched the rooms left to her for 9,000 turns.
+        after = _distances(level, b, set(avoid) | {onto}, risky)
+        if all(p in after for p in dist if p != onto):
+            return stand, name, b
+    return None
 
 
 def _way_down(level, avoid_branches):
@@ -426,8 +433,8 @@ async def explore_level(
             # (Looked for when choosing where to go next, not at every search of a spot:
             # two walks over the whole level per search made long searches crawl.)
             if push_boulders and stats.branch != "Sokoban" and pushes < max_pushes and spot is None:
-                push = (_boulder_push(level, _distances(level, hero, avoid), tried_pushes)
-                        or _boulder_push(level, _distances(level, hero, avoid, True), tried_pushes))
+                push = (_boulder_push(level, _distances(level, hero, avoid), tried_pushes, avoid)
+                        or _boulder_push(level, _distances(level, hero, avoid, True), tried_pushes, avoid, True))
             if push is not None:
                 stand, d, boulder = push
                 if hero != stand:
