@@ -179,7 +179,9 @@ def _boulder_push(level, dist, tried, avoid=frozenset(), risky=False):
         # A boulder pushed onto the one square before a door shuts the door for good (it
         # cannot be pulled back): a Valkyrie pushed one along a corridor into the corner
         # under her only door and searched the rooms left to her for 9,000 turns.
-        after = _distances(level, b, set(avoid) | {onto}, risky)
+        # (Walked from where the hero stands to push, with the boulder's square still shut:
+        # the square the hero pushes from stays remembered as the boulder's for a while.)
+        after = _distances(level, stand, set(avoid) | {onto}, risky)
         if all(p in after for p in dist if p != onto):
             return stand, name, b
     return None
