@@ -148,10 +148,15 @@ def _search_spot(level, dist, per_spot, exclude):
     return best if best is not None else (None, 0)
 
 
+# Squares a boulder push may cut off from the hero (a corridor square between two
+# boulders, say) before it is refused: a room or a stretch of corridor is more.
+CUT_OFF_SQUARES = 5
+
+
 def _boulder_push(level, dist, tried, avoid=frozenset(), risky=False):
     """(square to stand on, direction, boulder) of the nearest push of a known boulder
-    into open or unexplored ground that leaves every square the hero reaches now
-    reachable, or None. (`dist`: _distances from the hero with these `avoid`, `risky`.)"""
+    into open or unexplored ground that leaves the squares the hero reaches now
+    reachable (all but a few), or None. (`dist`: _distances from the hero with these `avoid`, `risky`.)"""
     tiles = level.tiles
     rows, cols = len(tiles), len(tiles[0])
     pushes = []
@@ -182,7 +187,7 @@ def _boulder_push(level, dist, tried, avoid=frozenset(), risky=False):
         # (Walked from where the hero stands to push, with the boulder's square still shut:
         # the square the hero pushes from stays remembered as the boulder's for a while.)
         after = _distances(level, stand, set(avoid) | {onto}, risky)
-        if all(p in after for p in dist if p != onto):
+        if sum(p not in after for p in dist if p != onto) < CUT_OFF_SQUARES:
             return stand, name, b
     return None
 
