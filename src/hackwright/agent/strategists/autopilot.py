@@ -134,7 +134,10 @@ class Autopilot:
     DESPERATE_TIMEOUT = 1000
     DEADLY_EFFECTS = ("Food poisoned", "Ill", "Stoned", "Slimed", "Strangled")
     ELBERETH_HELD = ("healed", "safe", "budget", "hungry")  # engrave_elbereth rested on it
-    EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done")
+    # ("max_depth": the level is done and the hero is to stay. With no way down known, the
+    # wait is better spent searching for one than where exploring ended: a Wizard held on
+    # Dlvl 2 at XL 1 waited 750 turns in one corridor, the down stairs behind a hidden door.)
+    EXPLORE_DONE = ("fully_explored", "search_exhausted", "blocked", "found_stairs", "level_done", "max_depth")
 
     def observe(self, skill: str, result, api) -> None:
         """Learn from how a skill ended: what failed, which levels are done."""
