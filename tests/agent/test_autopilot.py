@@ -678,6 +678,25 @@ async def test_a_hero_walled_in_after_two_search_rounds_tries_his_unknown_wand(m
     assert d.skill_name == "read_or_zap_to_find_way" and d.params == {"tried": []}, d
 
 
+async def test_a_hero_held_at_the_depth_cap_with_no_way_down_known_searches_for_one(make_api):
+    """Held on Dlvl 2 at XL 1, a Wizard waited 750 turns where exploring had ended, the
+    down stairs behind a hidden door (seed 59): the wait is spent searching instead."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+    from tests.conftest import room_des
+
+    api = make_api(room_des(["-------", "|.....|", "|.....|", "-------"], "", hero=(2, 1)), seed=0)
+    pilot = Autopilot()
+    names = {"explore_level", "explore_and_fight", "rest_until_healed"}
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "explore_and_fight", d
+    waited = SkillResult(stopped_reason="max_depth", success=True, turns_elapsed=300,
+                         data={"stairs_down": None, "lingered": 300, "explored_percentage": 100.0})
+    pilot.observe("explore_and_fight", waited, api)
+    d = await decide(pilot, api, names, await game_state(api))
+    assert d.skill_name == "explore_level" and d.params.get("stop_at_stairs"), d
+
+
 async def test_with_the_fighting_skills_just_handed_back_the_hero_hits_the_jackal_instead_of_exploring(make_api):
     """melee_fight and explore_and_fight had just handed back for low HP; the autopilot fell
     through to explore_level, which fought on blindly between a giant spider and a giant
