@@ -156,7 +156,8 @@ CUT_OFF_SQUARES = 5
 def _boulder_push(level, dist, tried, avoid=frozenset(), risky=False):
     """(square to stand on, direction, boulder) of the nearest push of a known boulder
     into open or unexplored ground that leaves the squares the hero reaches now
-    reachable (all but a few), or None. (`dist`: _distances from the hero with these `avoid`, `risky`.)"""
+    reachable (all but a few), or None. `dist`: _distances from the hero with these
+    `avoid` and `risky`."""
     tiles = level.tiles
     rows, cols = len(tiles), len(tiles[0])
     pushes = []
