@@ -132,6 +132,7 @@ class Autopilot:
     # nearly half the time and at most 500 two times in three, which beats an unknown potion
     # (about one in nine heals). 80% of such gambles 300+ turns after a prayer were answered.
     DESPERATE_TIMEOUT = 1000
+    GAMBLE_FIRST = 600  # the clock's timeout up to which a dying hero beside a monster prays first
     DEADLY_EFFECTS = ("Food poisoned", "Ill", "Stoned", "Slimed", "Strangled")
     ELBERETH_HELD = ("healed", "safe", "budget", "hungry")  # engrave_elbereth rested on it
     # ("max_depth": the level is done and the hero is to stay. With no way down known, the

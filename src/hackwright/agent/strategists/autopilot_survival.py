@@ -121,6 +121,12 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     if major and adjacent and is_wand(wand) and stats.branch != "Sokoban" and ok("dig_down"):
         return invoke("dig_down", {"levels": 1, "min_hp": 0.0, "stop_on_hunger": False},
                       f"HP is critical with a {adjacent[0].name} next to me: zap the wand of digging down")
+    # A monster beside a dying hero and the last prayer long ago: pray before a potion,
+    # Elbereth or a wand. A prayer answered makes the hero untouchable while it lasts and
+    # fills HP; rnz(350) is at most 200 + the turns since with odds that grow with them.
+    if major and adjacent and 200 < timeout <= pilot.GAMBLE_FIRST and ok("pray_when_safe"):
+        return invoke("pray_when_safe", {"max_timeout": pilot.GAMBLE_FIRST},
+                      f"HP is critical beside a {adjacent[0].name}, my last prayer long ago: pray first")
     # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
     # of sleep at a sleeping fox seven times running, never hit it, and died when it woke).
     asleep = [m for m in adjacent if s.held_asleep(m, stats.turn)]
