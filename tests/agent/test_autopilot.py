@@ -879,10 +879,11 @@ async def test_a_dying_knight_whose_elbereth_failed_prays_though_he_prayed_150_t
 
 
 async def test_a_dying_knight_beside_a_soldier_ant_prays_first_when_his_last_prayer_was_long_ago(make_api):
-    """HP at prayer level beside a soldier ant: 150 turns after an answered prayer he writes
-    Elbereth first, but 500 turns after one the prayer comes first (answered some four
-    times in five by then, and the hero is untouchable while it lasts; heroes died
-    writing Elbereth or drinking with such a prayer in hand)."""
+    """HP at prayer level beside a soldier ant: before his first prayer (turn 1, when it
+    would come too soon) or 150 turns after an answered one he writes Elbereth first, but
+    500 turns after one the prayer comes first (answered some four times in five by then,
+    and the hero is untouchable while it lasts; heroes died writing Elbereth or drinking
+    with such a prayer in hand)."""
     import dataclasses
 
     from hackwright.agent.strategists.autopilot import Autopilot
@@ -890,8 +891,10 @@ async def test_a_dying_knight_beside_a_soldier_ant_prays_first_when_his_last_pra
     api = hero_beside(make_api, "('a',\"soldier ant\"),(3,1),hostile", "knight")
     names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe"}
     turn = (await api.get_stats()).turn
-    for since, first in ((150, "engrave_elbereth"), (500, "pray_when_safe")):
-        api._prayer.record_prayer(turn - since, succeeded=True)
+    # (None: no prayer yet, and the clock is exact: 300 on turn 1 fails for sure.)
+    for since, first in ((None, "engrave_elbereth"), (150, "engrave_elbereth"), (500, "pray_when_safe")):
+        if since is not None:
+            api._prayer.record_prayer(turn - since, succeeded=True)
         state = await game_state(api)
         state["stats"] = dataclasses.replace(state["stats"], hp=2)
         d = await decide(Autopilot(), api, names, state)

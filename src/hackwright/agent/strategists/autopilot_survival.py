@@ -124,7 +124,8 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     # A monster beside a dying hero and the last prayer long ago: pray before a potion,
     # Elbereth or a wand. A prayer answered makes the hero untouchable while it lasts and
     # fills HP; rnz(350) is at most 200 + the turns since with odds that grow with them.
-    if major and adjacent and 200 < timeout <= pilot.GAMBLE_FIRST and ok("pray_when_safe"):
+    # (Not before the first prayer: the clock is exact then, and above 200 it fails.)
+    if major and adjacent and 200 < timeout <= min(pilot.GAMBLE_FIRST, gamble) and ok("pray_when_safe"):
         return invoke("pray_when_safe", {"max_timeout": pilot.GAMBLE_FIRST},
                       f"HP is critical beside a {adjacent[0].name}, my last prayer long ago: pray first")
     # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
