@@ -1508,3 +1508,33 @@ async def test_a_healer_whose_ray_holds_a_rothe_spares_it_when_she_zaps_again(ma
     state["stats"].hp = 2  # critical: the wand, not a fight
     d = await decide(pilot, api, {"quaff_or_zap_to_survive", "explore_and_fight", "melee_fight"}, state)
     assert d.skill_name == "quaff_or_zap_to_survive" and d.params.get("spare") == ["rothe"], d
+
+
+async def test_a_diving_tourist_reads_a_scroll_of_magic_mapping_on_each_deep_level_with_no_way_down_known(make_api):
+    """A Tourist starts with four scrolls of magic mapping. Read on arrival at a level from
+    Dlvl 4 down, one puts the down stairs on the map at once, where looking for them costs
+    hundreds of turns among that level's monsters. Exploring hands back on each new level
+    while she carries one; on the first levels she explores as before."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import run_skill
+
+    api = make_api(room_des(SMALL_ROOM, hero=(2, 1)), seed=0, role="tourist", race="human", gender="female",
+                   alignment="neutral")
+    names = {"read_or_zap_to_find_way", "explore_and_fight", "explore_level", "descend"}
+    state = await game_state(api)
+    assert any("magic mapping" in i.text for i in state["inventory"])
+    pilot = Autopilot()
+    shallow = dataclasses.replace(state["stats"], xp_level=3, dungeon_level=2, level_in_branch=2)
+    d = await decide(pilot, api, names, dict(state, stats=shallow))
+    assert d.skill_name == "explore_and_fight" and d.params.get("stop_on_new_level"), d
+    deep = dataclasses.replace(state["stats"], xp_level=3, dungeon_level=4, level_in_branch=4)
+    d = await decide(pilot, api, names, dict(state, stats=deep))
+    assert d.skill_name == "read_or_zap_to_find_way", d
+    r = (await run_skill(api, d.skill_name, **d.params)).result
+    assert r.stopped_reason == "used" and "magic mapping" in r.data["item"], r
+    assert any("map coalesces" in m for m in r.data["messages"]), r
+    d = await decide(pilot, api, names, dict(state, stats=deep))
+    assert d.skill_name != "read_or_zap_to_find_way", d  # one scroll a level

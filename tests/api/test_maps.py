@@ -601,3 +601,22 @@ async def test_a_dagger_lying_on_iron_bars_is_not_a_way_through_them(make_api):
     again = await api.move_to(target)
     assert not again.success and "no known path" in (again.error or ""), again
     assert api.last_stats.position == start
+
+
+async def test_the_square_a_boulder_was_pushed_off_is_ground_under_the_hero_not_a_boulder(make_api):
+    """The @ drawn over the square the hero pushed a boulder from hides its ground, and
+    the memory kept the boulder there: a model reading its own square was told
+    "boulder", and paths out of it planned as if from rock. It is ground at once."""
+    from tests.conftest import room_des
+
+    room = ["--------", "|......|", "|......|", "--------"]
+    des = room_des(room, "OBJECT:('`',\"boulder\"),(2,1)", hero=(1, 1))
+    api = make_api(des, seed=0, role="valkyrie", race="human", gender="female", alignment="neutral")
+    start = api.last_stats.position
+    was = Position(start.x + 1, start.y)
+    assert not (await api.get_current_level()).tile_at(was).is_walkable
+    r = await api.move("e")
+    assert r.success and api.last_stats.position == was, r
+    level = await api.get_current_level()
+    assert level.tile_at(was).is_walkable and "boulder" not in level.tile_at(was).description
+    assert "boulder" in level.tile_at(Position(was.x + 1, was.y)).description  # it rolled on

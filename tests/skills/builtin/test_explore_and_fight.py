@@ -43,6 +43,17 @@ async def test_an_acid_blob_blocking_the_only_corridor_is_fought_and_the_way_dow
     assert out.result.data["levels_descended"] == 1, out.result  # and down the stairs beyond it
 
 
+async def test_with_stop_on_new_level_the_hero_hands_back_on_arriving_down_the_stairs(play):
+    """The caller may want a word on each new level (a Tourist reads a scroll of magic
+    mapping there): the dive stops at the foot of the stairs, not after exploring."""
+    api = play("acid_blob_corridor")
+    out = await run_skill(api, "explore_and_fight", descend=True, max_depth=2, budget=300, stop_on_new_level=True)
+    assert out.result.stopped_reason == "level_changed", out.result
+    assert out.result.data["levels_descended"] == 1 and out.result.data["depth"] == 2, out.result
+    stats = await api.get_stats()
+    assert stats.dungeon_level == 2 and (await api.get_current_level()).stairs_up == stats.position
+
+
 async def test_a_wizard_kills_the_newt_next_to_her_with_force_bolt_not_her_quarterstaff(play):
     api = play("newt_adjacent", hero="wizard")
     pw = (await api.get_stats()).pw

@@ -72,6 +72,7 @@ class AutopilotState:
     search_rounds: dict = field(default_factory=dict)  # level -> searches for a way on that found none
     eye_stall_since: dict = field(default_factory=dict)  # level -> turn a floating eye or gas spore first blocked the way
     way_items_tried: dict = field(default_factory=dict)  # level -> inventory letters used to find a way on
+    mapped_levels: set = field(default_factory=set)  # levels a scroll of magic mapping was read on
     fresh_kill: tuple = ()  # (species, turn killed, (x, y)) of the last kill by melee_fight or ranged_attack
     eating_kill: bool = False  # the running eat_when_hungry is for a fresh kill: no corpse is no failure
     asleep: dict = field(default_factory=dict)  # species -> turn until which a sleep ray holds it
@@ -528,6 +529,8 @@ class Autopilot:
             params["dive"] = True
         if piles:
             params["known_piles"] = piles
+        if params.get("dive") and way_down.map_scroll(self._inventory) is not None:
+            params["stop_on_new_level"] = True  # to read it on the next level (autopilot_way_down)
         if self.dive.digging_tool(self._inventory) is None and self.dwarf_hunter(stats):
             # A dwarf coming into view is a pick-axe to take (diving.py), not a fight to
             # wait for: exploring hands back at once.

@@ -33,8 +33,44 @@ async def dive_or_hunt(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
                                 way_down_lost=level_key in s.explored_levels and _way_down(pilot, sit)[1] is None)
     if step is not None:
         return invoke(step.skill, step.params, step.why)
+    mapping = _map_scroll(pilot, sit)
+    if mapping is not None:
+        return mapping
     # In the Gnomish Mines without a digging tool: hunt its dwarves for one first.
     return pilot._mines_hunt(s, stats, level_key, ok)
+
+
+# The shallowest level a known scroll of magic mapping is read on while diving: the first
+# levels are quick to explore, and a Tourist's four are worth most where a long walk
+# past unknown monsters in search of the stairs costs most.
+MAP_FROM_DLVL = 4
+
+
+def map_scroll(inventory) -> Optional[Any]:
+    """A carried scroll of magic mapping, known as such, that is the hero's and not cursed."""
+    for i in inventory:
+        text = i.text or ""
+        if i.object_class == "scroll" and i.slot and "magic mapping" in text and "for sale" not in text \
+                and "unpaid" not in text and "cursed" not in text.replace("uncursed", ""):
+            return i
+    return None
+
+
+def _map_scroll(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """Diving onto a level whose way down is not known, with a known scroll of magic
+    mapping: read it, and the stairs are on the map at once."""
+    s, stats, level_key, inventory = sit.memory, sit.stats, sit.level_key, sit.inventory
+    if stats.dungeon_level < MAP_FROM_DLVL or stats.branch == "Sokoban" or sit.adjacent or \
+            level_key in s.mapped_levels or level_key in s.explored_levels or not pilot.diving(stats) or \
+            _way_down(pilot, sit)[1] is not None or not sit.ok("read_or_zap_to_find_way"):
+        return None
+    scroll = map_scroll(inventory)
+    if scroll is None:
+        return None
+    s.mapped_levels.add(level_key)
+    others = [i.slot for i in inventory if i.slot and i.slot != scroll.slot]
+    return invoke("read_or_zap_to_find_way", {"unknown": False, "tried": others},
+                  "diving onto a level with no way down known: read the scroll of magic mapping")
 
 
 def _way_down(pilot: "Autopilot", sit: Situation) -> tuple[tuple[str, ...], Any]:

@@ -124,6 +124,11 @@ class LevelMemory:
         if not self.seen[y, x]:
             self.seen[y, x] = True  # the hero stands there: it is ground
             self._grid = None
+        if self.glyphs[y, x] == G.BOULDER_GLYPH:
+            # A boulder pushed on from here: the @ drawn over the square hides the ground,
+            # known from the terrain seen before, else as ground seen with nothing on it.
+            self.glyphs[y, x] = self.terrain[y, x]
+            self._grid = None
         ys, xs = slice(max(y - 1, 0), y + 2), slice(max(x - 1, 0), x + 2)
         if blind:
             self.surveyed[y, x] = True

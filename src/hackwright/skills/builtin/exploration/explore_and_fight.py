@@ -83,6 +83,8 @@ Parameters:
         whole even with dive, stairs never crossed are taken before the known way on,
         and stairs that turn out to lead on in the same branch are climbed straight
         back while the level left has other untried ones (default ())
+    stop_on_new_level: with descend, hand back ("level_changed") on arriving at a new
+        level instead of exploring it (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -116,7 +118,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             attack_spell: str = "", heal_spell: str = "", archery: bool = False,
                             dive: bool = False, stop_on_branch_change: bool = False,
                             stop_when_outmatched: bool = False, watch_for: list = (),
-                            watch_peaceful: bool = False, seek_branch_on: list = ()):
+                            watch_peaceful: bool = False, seek_branch_on: list = (),
+                            stop_on_new_level: bool = False):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -233,10 +236,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         if (stats.branch, stats.level_in_branch) != level_key:
             if not descend or stats.dungeon_level < depth0:
                 return await done("level_changed", True, depth=stats.dungeon_level)
+            levels += 1
+            if stop_on_new_level:
+                return await done("level_changed", True, depth=stats.dungeon_level)
             # A new level (stairs, a trap door or a hole): start over there.
             level_key = (stats.branch, stats.level_in_branch)
             depth0 = stats.dungeon_level
-            levels += 1
             seen_piles.clear()
             gold_target = None
             trail.clear()
