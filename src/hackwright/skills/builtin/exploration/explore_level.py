@@ -185,8 +185,7 @@ def _boulder_push(level, dist, tried, avoid=frozenset(), risky=False):
         # A boulder pushed onto the one square before a door shuts the door for good (it
         # cannot be pulled back): a Valkyrie pushed one along a corridor into the corner
         # under her only door and searched the rooms left to her for 9,000 turns.
-        # (Walked from where the hero stands to push, with the boulder's square still shut:
-        # the square the hero pushes from stays remembered as the boulder's for a while.)
+        # (Walked from the square pushed from, with the boulder's new square shut.)
         after = _distances(level, stand, set(avoid) | {onto}, risky)
         if sum(p not in after for p in dist if p != onto) < CUT_OFF_SQUARES:
             return stand, name, b
