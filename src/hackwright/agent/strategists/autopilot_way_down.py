@@ -60,12 +60,11 @@ def _map_scroll(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]
     """Diving onto a level whose way down is not known, with a known scroll of magic
     mapping: read it, and the stairs are on the map at once."""
     s, stats, level_key, inventory = sit.memory, sit.stats, sit.level_key, sit.inventory
-    if stats.dungeon_level < MAP_FROM_DLVL or stats.branch == "Sokoban" or sit.adjacent or \
+    # (The scroll first: most heroes carry none, and the way down asks the branch rules.)
+    scroll = map_scroll(inventory)
+    if scroll is None or stats.dungeon_level < MAP_FROM_DLVL or stats.branch == "Sokoban" or sit.adjacent or \
             level_key in s.mapped_levels or level_key in s.explored_levels or not pilot.diving(stats) or \
             _way_down(pilot, sit)[1] is not None or not sit.ok("read_or_zap_to_find_way"):
-        return None
-    scroll = map_scroll(inventory)
-    if scroll is None:
         return None
     s.mapped_levels.add(level_key)
     others = [i.slot for i in inventory if i.slot and i.slot != scroll.slot]
