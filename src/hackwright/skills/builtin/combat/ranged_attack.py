@@ -88,6 +88,7 @@ async def ranged_attack(
     directions = []
     tracked = None
     stepped_back = 0
+    walked_round = False  # walked round an exploding monster once already
     walked = 0
     want = str(target or "").strip().lower()
     last_hp = start.hp
@@ -194,12 +195,28 @@ async def ranged_attack(
             return await finish("target_adjacent", False, target=current.name)
         if current.position.is_adjacent(hero) and await explodes(current.name):
             # Killing it next to us would blow us up (a gas spore), or its touch and hissing
-            # stone us while we throw (a cockatrice): step straight back, keeping the line.
+            # stone us while we throw (a cockatrice): step straight back, keeping the line;
+            # against a wall, walk round to a square two or more away in line with it
+            # (a gas spore drifts a square in four turns).
             back = hero.offset(current.position.direction_to(hero))
             t = level.tile_at(back) if back.on_map() else None
             if t is None or not t.is_walkable or t.has_trap or back in occupied or stepped_back >= 2:
-                return await finish("target_adjacent", False, target=current.name,
-                                    why="it explodes when killed and there is no room to step back")
+                spot, _ = (None, None) if walked_round else _firing_spot(
+                    level, hero, [current], occupied, max_range, 4)
+                if spot is None:
+                    return await finish("target_adjacent", False, target=current.name,
+                                        why="it explodes when killed and there is no room to step back")
+                walked_round = True
+                for _ in range(4):
+                    res = await nh.move_to(spot)
+                    actions += 1
+                    if res.game_over:
+                        return await finish("game_over", False)
+                    if not res.success:
+                        return await finish("target_adjacent", False, target=current.name, error=res.error)
+                    if await nh.get_position() == spot:
+                        break
+                continue
             res = await nh.move(current.position.direction_to(hero))
             actions += 1
             stepped_back += 1
