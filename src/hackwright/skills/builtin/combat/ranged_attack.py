@@ -48,7 +48,8 @@ async def ranged_attack(
     known-cursed items never. What is in the quiver is fired first. This is the
     safe way to kill a floating eye, and a gas spore or a cockatrice (never from next to
     them: a spore explodes and a cockatrice's touch stones, so the hero first steps
-    straight back from an adjacent one). The missiles land on the floor along the
+    straight back from an adjacent one, or with a wall behind walks round it to a
+    square two or more away in line). The missiles land on the floor along the
     line: walk there and pick them up (pickup_useful) afterwards.
 
     Parameters:
@@ -76,7 +77,7 @@ async def ranged_attack(
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
     "out_of_ammo", "target_lost" (it left the line or view), "target_adjacent"
-    (with stop_when_adjacent, or a gas spore or cockatrice next to the hero and no room to back off),
+    (with stop_when_adjacent, or a gas spore or cockatrice next to the hero and no square to back off to),
     "attacked" (another hostile next to the hero is hurting it: data.monster, data.at;
     fight it first),
     "failed" (the throw did not happen), "budget", "game_over".
