@@ -134,6 +134,18 @@ async def test_melee_fight_leaves_a_gas_spore_alone_and_backs_away_from_it(play)
     assert not api.game_over and "caught in the gas spore's explosion" not in await message_log(api)
 
 
+async def test_with_a_wall_at_his_back_a_valkyrie_walks_round_a_gas_spore_and_shoots_it_from_two_squares(play):
+    # No step straight back keeps the spore in line; one two squares off does, past it.
+    # (Heroes who found no room to step back hit the spore in the end, and its
+    # explosion killed those under 25 HP one time in three.)
+    api = play("gas_spore_against_the_wall")
+    assert (await run_skill(api, "pickup_useful")).result.success
+    r = (await run_skill(api, "ranged_attack", target="gas spore", max_throws=10)).result
+    assert r.stopped_reason == "target_dead" and r.success, r
+    log = await message_log(api)
+    assert not api.game_over and "caught in the gas spore's explosion" not in log, log
+
+
 async def test_ranged_attack_steps_into_line_with_a_floating_eye_before_throwing(play):
     api = play("daggers_and_eye_off_line")
     assert (await run_skill(api, "pickup_useful")).result.success

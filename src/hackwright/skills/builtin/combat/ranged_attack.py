@@ -48,7 +48,8 @@ async def ranged_attack(
     known-cursed items never. What is in the quiver is fired first. This is the
     safe way to kill a floating eye, and a gas spore or a cockatrice (never from next to
     them: a spore explodes and a cockatrice's touch stones, so the hero first steps
-    straight back from an adjacent one). The missiles land on the floor along the
+    straight back from an adjacent one, or with a wall behind walks round a spore to
+    a square two or more away in line). The missiles land on the floor along the
     line: walk there and pick them up (pickup_useful) afterwards.
 
     Parameters:
@@ -76,7 +77,7 @@ async def ranged_attack(
     Stopped reasons: "target_dead" (success; data.target, data.killed_turn),
     "nothing_to_throw", "no_target" (no hostile in a clear straight line),
     "out_of_ammo", "target_lost" (it left the line or view), "target_adjacent"
-    (with stop_when_adjacent, or a gas spore or cockatrice next to the hero and no room to back off),
+    (with stop_when_adjacent, or a gas spore or cockatrice next to the hero and no square to back off to),
     "attacked" (another hostile next to the hero is hurting it: data.monster, data.at;
     fight it first),
     "failed" (the throw did not happen), "budget", "game_over".
@@ -88,6 +89,7 @@ async def ranged_attack(
     directions = []
     tracked = None
     stepped_back = 0
+    walked_round = False  # walked round an exploding monster once already
     walked = 0
     want = str(target or "").strip().lower()
     last_hp = start.hp
@@ -112,6 +114,13 @@ async def ranged_attack(
         try:
             return any(a.startswith("explodes") or (a.startswith("touch") and "petrification" in a)
                        for a in (await nh.lookup_monster(name)).attacks)
+        except Exception:
+            return False
+
+    async def bursts(name):
+        """It explodes when killed (a gas spore): nothing it does hurts a hero walking by."""
+        try:
+            return any(a.startswith("explodes") for a in (await nh.lookup_monster(name)).attacks)
         except Exception:
             return False
 
@@ -194,12 +203,29 @@ async def ranged_attack(
             return await finish("target_adjacent", False, target=current.name)
         if current.position.is_adjacent(hero) and await explodes(current.name):
             # Killing it next to us would blow us up (a gas spore), or its touch and hissing
-            # stone us while we throw (a cockatrice): step straight back, keeping the line.
+            # stone us while we throw (a cockatrice): step straight back, keeping the line;
+            # against a wall, walk round a gas spore to a square two or more away in line
+            # with it (it drifts a square in four turns; a cockatrice would hiss at the
+            # hero walking by).
             back = hero.offset(current.position.direction_to(hero))
             t = level.tile_at(back) if back.on_map() else None
             if t is None or not t.is_walkable or t.has_trap or back in occupied or stepped_back >= 2:
-                return await finish("target_adjacent", False, target=current.name,
-                                    why="it explodes when killed and there is no room to step back")
+                spot, _ = (None, None) if walked_round or not await bursts(current.name) else \
+                    _firing_spot(level, hero, [current], occupied, max_range, 4)
+                if spot is None:
+                    return await finish("target_adjacent", False, target=current.name,
+                                        why="it explodes when killed and there is no room to step back")
+                walked_round = True
+                for _ in range(4):
+                    res = await nh.move_to(spot)
+                    actions += 1
+                    if res.game_over:
+                        return await finish("game_over", False)
+                    if not res.success:
+                        return await finish("target_adjacent", False, target=current.name, error=res.error)
+                    if await nh.get_position() == spot:
+                        break
+                continue
             res = await nh.move(current.position.direction_to(hero))
             actions += 1
             stepped_back += 1
