@@ -109,20 +109,20 @@ async def ranged_attack(
         return SkillResult(stopped_reason=reason, data=data, actions_taken=actions,
                            turns_elapsed=s.turn - turn0, success=success)
 
-    async def explodes(name):
-        """It explodes when killed, or its touch turns to stone: not to be fought from next to it."""
+    async def attacks_of(name):
         try:
-            return any(a.startswith("explodes") or (a.startswith("touch") and "petrification" in a)
-                       for a in (await nh.lookup_monster(name)).attacks)
+            return (await nh.lookup_monster(name)).attacks
         except Exception:
-            return False
+            return ()
 
     async def bursts(name):
         """It explodes when killed (a gas spore): nothing it does hurts a hero walking by."""
-        try:
-            return any(a.startswith("explodes") for a in (await nh.lookup_monster(name)).attacks)
-        except Exception:
-            return False
+        return any(a.startswith("explodes") for a in await attacks_of(name))
+
+    async def explodes(name):
+        """It explodes when killed, or its touch turns to stone: not to be fought from next to it."""
+        return await bursts(name) or any(a.startswith("touch") and "petrification" in a
+                                         for a in await attacks_of(name))
 
     def pick(missiles):
         """What to throw next: a proper missile, else (when allowed) junk."""
