@@ -5,12 +5,15 @@
     python scripts/pair_runs.py runs/variant runs/baseline --last 12 --seed 1082
 
 A and B are eval --out directories (or episodes.jsonl files, or shell globs of them,
-quoted: "runs/v-c*"). Games are deterministic per seed and play code, so a rule that
+quoted: "runs/v-c*"), or several such joined by commas, a later one's games replacing an
+earlier one's of the same seed ("/tmp/ev/base-*,/tmp/ev/base-rerun": a baseline whose
+few games a later change touched were played again). Games are deterministic per seed and play code, so a rule that
 never fires leaves its games unchanged: the pair shows which games a change touched and
 what it did to them. The summary counts the games that reached Dlvl 10 (+ those A lifted
 there, - those it lost), progression, digging tools and the mean depth difference, over
 the seeds both played, split into 0-39, 40-79 and the rest (the selection seeds 0-79
-flatter every kept change; judge a change that reshuffles most games on fresh seeds).
+flatter every kept change; judge a change that reshuffles most games on fresh seeds),
+with a 95% paired bootstrap interval of the mean differences in progression and depth.
 --seed with --last N prints that seed's last N decisions in A (from its runs.db).
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -41,8 +45,9 @@ def _files(spec: str) -> list[Path]:
 
 
 def _autopilot_episodes(spec: str):
-    """(episodes.jsonl path, episode summary) for every autopilot episode in spec."""
-    for f in _files(spec):
+    """(episodes.jsonl path, episode summary) for every autopilot episode in spec (in the
+    order of its comma-separated parts)."""
+    for f in [f for part in spec.split(",") for f in _files(part)]:
         for line in filter(None, f.read_text().splitlines()):
             e = json.loads(line)
             if e.get("strategist") == "autopilot":
@@ -65,8 +70,21 @@ def summary(a: dict[int, dict], b: dict[int, dict], seeds: list[int]) -> str:
     tools_a = sum(a[k].get("digging_tool_turn") is not None for k in seeds)
     tools_b = sum(b[k].get("digging_tool_turn") is not None for k in seeds)
     depth = sum(a[k]["max_depth"] - b[k]["max_depth"] for k in seeds) / n
+    prog_ci = _bootstrap([100 * (a[k]["progression"] - b[k]["progression"]) for k in seeds])
+    depth_ci = _bootstrap([a[k]["max_depth"] - b[k]["max_depth"] for k in seeds])
     return (f"n={len(seeds)} Dlvl 10+ A {deep_a} / B {deep_b} (+{lifted} -{lost}), progression "
-            f"A {prog_a:.2f}% / B {prog_b:.2f}%, tools A {tools_a} / B {tools_b}, mean depth A-B {depth:+.2f}")
+            f"A {prog_a:.2f}% / B {prog_b:.2f}% (A-B {prog_ci}), tools A {tools_a} / B {tools_b}, "
+            f"mean depth A-B {depth:+.2f} ({depth_ci})")
+
+
+def _bootstrap(diffs: list[float], draws: int = 5000) -> str:
+    """The 95% interval of the mean of paired differences, resampling the seeds (fixed
+    generator seed: the same runs give the same interval)."""
+    if len(diffs) < 2:
+        return "too few games for an interval"
+    rng = random.Random(0)
+    means = sorted(sum(rng.choices(diffs, k=len(diffs))) / len(diffs) for _ in range(draws))
+    return f"95% [{means[int(0.025 * draws)]:+.2f}, {means[int(0.975 * draws) - 1]:+.2f}]"
 
 
 def game(e: dict) -> str:
