@@ -153,6 +153,25 @@ async def test_pickup_of_something_not_here_says_what_is_here(make_api):
     assert at_command_prompt(api)
 
 
+async def test_a_scroll_of_gold_detection_read_leaves_no_map_cursor_open(make_api):
+    """Gold detection shows the gold it found and opens NetHack's map cursor for a look
+    round, which NLE does not report as a prompt: the read closes it, so it counts as done
+    and the next command is a command, not a cursor move."""
+    rows = ["-------          -----", "|.....|          |...|", "|.....-##########....|",
+            "|.....|          |...|", "-------          -----"]
+    des = room_des(rows, "OBJECT:('?',\"gold detection\"),(2,2)\nOBJECT:('$',\"gold piece\"),(19,2)", hero=(2, 2))
+    api = make_api(des)
+    assert (await api.pickup()).success
+    scroll = next(i for i in await api.get_inventory() if i.object_class == "scroll")
+    res = await api.read(scroll.slot)
+    assert res.success and res.error is None, res
+    assert any("sense gold" in m for m in res.messages)
+    assert not any(i.object_class == "scroll" for i in await api.get_inventory())
+    searched = await api.search()
+    assert searched.success and searched.turn_elapsed, searched
+    assert not any("Unknown direction" in m for m in searched.messages)
+
+
 async def test_eating_from_the_floor_answers_its_prompt(make_api):
     des = room_des(ROOM, "OBJECT:('%',\"corpse\"),(1,1),montype:\"lichen\"")
     api = make_api(des)

@@ -106,6 +106,11 @@ def _as_position(pos: Any) -> Optional[Position]:
     return None
 
 
+# The hint NetHack's map cursor (getpos) shows when a detection lets the player browse
+# the map it revealed.
+_BROWSING = re.compile(r"\(For instructions type a '\?'\)\s*$")
+
+
 class ApiCore:
     """The game session, its caches and the machinery every command uses."""
 
@@ -511,6 +516,13 @@ class ApiCore:
         before = self._snapshot()
         self._kb.type_keys(keys, ex)
         self._kb.settle(ex, rules)
+        if ex.messages and _BROWSING.search(ex.messages[-1]):
+            # A detection (a scroll of gold detection, a potion of object detection) shows
+            # what it found and leaves NetHack's map cursor open for the player to look
+            # round; NLE reports no prompt for it, so the next command's keys would move
+            # the cursor. Close it: the command is then done.
+            self._kb.press(ESC)
+            self._kb.settle(ex, rules)
         self.actions_taken += 1
         self._refresh()
         if any(_SHOP_SOUNDS.search(m) for m in ex.messages):
