@@ -52,6 +52,7 @@ def main() -> None:
     groups: Counter = Counter()
     seeds: dict[str, list[int]] = defaultdict(list)
     killers: Counter = Counter()
+    matched: list[int] = []
     conns: dict[Path, object] = {}
     for f, e in _autopilot_episodes(args.runs):
         if e["end_reason"] != "death" or e["max_depth"] >= 10 or not (f.parent / "runs.db").exists():
@@ -64,7 +65,7 @@ def main() -> None:
         if args.match is not None:
             if args.match in (last["reasoning"] or ""):
                 killers[re.sub(r"^killed by (an? )?", "", e.get("death_reason") or "")] += 1
-                seeds["match"].append(e["seed"])
+                matched.append(e["seed"])
             continue
         if args.before:
             prev = rows[-2]
@@ -74,9 +75,9 @@ def main() -> None:
         groups[key] += 1
         seeds[key].append(e["seed"])
     if args.match is not None:
-        print(f"{len(seeds['match'])} deaths short of Dlvl 10 whose last decision says {args.match!r}")
+        print(f"{len(matched)} deaths short of Dlvl 10 whose last decision says {args.match!r}")
         print("killers: " + ", ".join(f"{k} {v}" for k, v in killers.most_common()))
-        print("seeds: " + ",".join(map(str, sorted(seeds["match"]))))
+        print("seeds: " + ",".join(map(str, sorted(matched))))
         return
     total = sum(groups.values())
     print(f"{total} deaths short of Dlvl 10")

@@ -7,8 +7,8 @@
 A and B are eval --out directories (or episodes.jsonl files, or shell globs of them,
 quoted: "runs/v-c*"), or several such joined by commas, a later one's games replacing an
 earlier one's of the same seed ("/tmp/ev/base-*,/tmp/ev/base-rerun": a baseline whose
-few games a later change touched were played again). Games are deterministic per seed and play code, so a rule that
-never fires leaves its games unchanged: the pair shows which games a change touched and
+few games a later change touched were played again). Games are deterministic per seed
+and play code, so a rule that never fires leaves its games unchanged: the pair shows which games a change touched and
 what it did to them. The summary counts the games that reached Dlvl 10 (+ those A lifted
 there, - those it lost), progression, digging tools and the mean depth difference, over
 the seeds both played, split into 0-39, 40-79 and the rest (the selection seeds 0-79

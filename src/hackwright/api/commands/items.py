@@ -166,9 +166,10 @@ class ItemCommands(ApiCore):
         interrupts. A Wizard's warning "difficult to comprehend. Continue?" is
         answered no. A scroll of identify identifies the first item its menu lists;
         other questions (what to charge, what to genocide, a name to call it) are
-        escaped, and so is the look round the map a detection offers. Success means a turn passed or your pack changed. Fails, sending
-        nothing, for a letter not in your pack (the error lists your scrolls and
-        spellbooks); another item fails with "That is a silly thing to read."."""
+        escaped, and so is the look round the map a detection offers. Success means
+        a turn passed or your pack changed. Fails, sending nothing, for a letter not
+        in your pack (the error lists your scrolls and spellbooks); another item
+        fails with "That is a silly thing to read."."""
         err = await self._item_letter_error(item_letter, ("scroll", "spellbook"), "readable")
         if err:
             return self._fail(err)
