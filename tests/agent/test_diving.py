@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 from hackwright.agent.strategists.autopilot_context import MAIN_DUNGEON, level_key_of
@@ -171,6 +172,46 @@ async def test_in_the_gnomish_mines_a_fit_hero_hunts_dwarves_and_a_hero_with_a_p
     state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 2
     d = await decide(Autopilot(), api, names, state)
     assert d.skill_name == "retreat_upstairs" and d.params.get("force") is True, d
+
+
+async def test_a_lawful_human_valkyrie_leaves_the_mines_peaceful_dwarves_be_and_a_neutral_one_hunts_them(make_api):
+    """Dwarves are lawful: about four in five of those a lawful hero meets are peaceful to
+    her (makemon.c peace_minded), so a hunt in the Mines brings her few picks for the
+    fights with its gnome lords and hill orcs. Only a hero to whom they are hostile, or
+    one of their kin who may strike first, hunts there."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    for alignment, hunts in (("lawful", False), ("neutral", True)):
+        api = make_api(room_des(ROOM, hero=(2, 2)), seed=0, role="valkyrie", race="human", gender="female",
+                       alignment=alignment)
+        state = await game_state(api)
+        state["stats"].branch, state["stats"].level_in_branch = "Gnomish Mines", 1
+        state["stats"].dungeon_level, state["stats"].xp_level = 4, 3
+        pilot = Autopilot()
+        d = await decide(pilot, api, SKILLS | {"retreat_upstairs"}, state)
+        assert ("dwarves" in (d.reasoning or "")) == hunts, (alignment, d)
+        main = dataclasses.replace(state["stats"], branch=MAIN_DUNGEON, level_in_branch=3, dungeon_level=3)
+        assert pilot._avoid_branches(api, pilot.state, (MAIN_DUNGEON, 3), main) == \
+            (() if hunts else ("Gnomish Mines",)), alignment
+
+
+async def test_a_gnomish_healer_keeps_out_of_the_mines_like_a_human_one_and_a_gnomish_ranger_hunts_there(make_api):
+    """The Mines' gnomes and dwarves are peaceful to a gnomish hero, but their levels are
+    wide and their random monsters are not: gnomish and dwarvish heroes who went down them
+    freely reached Dlvl 10 less often than human heroes of their roles. Like anyone else, a
+    gnome goes there only to hunt dwarves for a pick, if it is fit to (a Ranger's arrows
+    are; a Healer's scalpel is not)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    for role, welcome in (("healer", False), ("ranger", True)):
+        api = make_api(room_des(ROOM, hero=(2, 2)), seed=0, role=role, race="gnome", gender="female",
+                       alignment="neutral")
+        state = await game_state(api)
+        pilot = Autopilot()
+        await decide(pilot, api, SKILLS, state)  # reads the hero's role, race and pack
+        stats = dataclasses.replace(state["stats"], dungeon_level=3, level_in_branch=3)
+        assert pilot._avoid_branches(api, pilot.state, (MAIN_DUNGEON, 3), stats) == \
+            (() if welcome else ("Gnomish Mines",)), role
 
 
 async def test_a_dwarvish_hunter_in_the_mines_is_told_of_her_peaceful_dwarves_a_human_of_hostile_ones(make_api):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from ...api import fight_odds, knowledge
-from ...api.models import HungerState, Position
+from ...api.models import Alignment, HungerState, Position
 from . import autopilot_blockers as blockers
 from . import autopilot_fight as fight
 from . import autopilot_survival as survival
@@ -393,22 +393,27 @@ class Autopilot:
     # Turns a hero without a digging tool stays on a level after hearing a monster dig there.
     DIGGER_WAIT = 300
 
-    # Gnome lords with wands, dwarves with mattocks and hill orcs kill most low-level
-    # heroes in the Gnomish Mines; gnomes and dwarves are at home there.
-    MINES_SAFE_RACES = ("gnome", "dwarf")
-
     def _hunt_possible(self, s: "AutopilotState", stats) -> bool:
         """Whether this hero would hunt the Mines' dwarves for a pick if it were there."""
         return not s.mines_hunt_over and self.dive.digging_tool(self._inventory) is None and \
-            self.dwarf_hunter(stats)
+            self.dwarf_hunter(stats) and not self.dwarves_mostly_peaceful(stats)
+
+    def dwarves_mostly_peaceful(self, stats) -> bool:
+        """Whether most of the Mines' dwarves are peaceful to this hero, who is not of their
+        kin: dwarves are lawful, and a lawful hero meets about four in five of them peaceful
+        (makemon.c peace_minded), so a hunt there finds few picks among the gnome lords'
+        wands and the hill orcs."""
+        return stats.alignment == Alignment.LAWFUL and self._race not in self.dive.KIN_OF_DWARVES
 
     def _avoid_branches(self, api, s: "AutopilotState", level_key: LevelKey,
                         stats=None) -> tuple[str, ...]:
         # (Once the Mines are the only way on from some level, they are allowed below it
         # too: allowed on the entrance level alone, a Samurai went down, climbed back
         # out of the Mines as "no place for this hero yet", and went down again, 566 times.)
-        if self._race in self.MINES_SAFE_RACES or level_key in s.mines_ok or (
-                s.mines_ok and level_key[0] != MAIN_DUNGEON):
+        # Gnomish and dwarvish heroes keep out of them like the others, but for the hunt:
+        # the Mines' own folk are peaceful to them, their random monsters are not, and let
+        # in freely they reached Dlvl 10 less often than human heroes of their roles.
+        if level_key in s.mines_ok or (s.mines_ok and level_key[0] != MAIN_DUNGEON):
             return ()
         if stats is not None and stats.branch != "Gnomish Mines" and self._hunt_possible(s, stats):
             return ()  # the Mines are welcome: explore_and_fight hands back on arrival
@@ -448,7 +453,8 @@ class Autopilot:
             # would climb out and come straight back down, for the rest of the hunt.
             s.mines_hunt_over = True
             return None
-        if self.dive.digging_tool(self._inventory) is not None or not self.dwarf_hunter(stats):
+        if self.dive.digging_tool(self._inventory) is not None or not self.dwarf_hunter(stats) or \
+                self.dwarves_mostly_peaceful(stats):
             return None
         if stats.level_in_branch > self.MINES_HUNT_LEVELS:
             return None
