@@ -828,6 +828,30 @@ async def test_a_fainting_hero_with_no_food_prays_though_his_last_prayer_was_rec
     assert d.skill_name != "pray_when_safe", d
 
 
+async def test_a_fainting_hero_with_no_food_prays_before_she_fights_the_jackal_beside_her(make_api):
+    """Each faint is turns of helplessness beside the monster: the prayer that starving
+    calls for comes before the fight (a Valkyrie at 55 of 70 HP fought a bugbear while
+    Fainting, went down a level still fainting, and died beside a straw golem)."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.api import HungerState
+    from tests.conftest import room_des
+    from tests.skills.builtin.conftest import starve
+
+    api = make_api(room_des(SMALL_ROOM, "MONSTER:('d',\"jackal\"),(3,1),hostile,asleep", hero=(2, 1)), seed=0,
+                   role="valkyrie", race="human", gender="female", alignment="neutral")
+    for food in [i for i in await api.get_inventory() if i.object_class == "food"]:
+        await api.drop(food.slot)
+    await starve(api, HungerState.FAINTING, limit=4000)
+    api._prayer.record_prayer((await api.get_stats()).turn - 150, succeeded=True)  # as if prayed lately
+    pilot = Autopilot()
+    pilot.state.no_food = ((await api.get_stats()).hunger.value, (), 0)  # eat_when_hungry found nothing
+    pilot.state.asked_food = pilot.state.no_food
+    state = await game_state(api)
+    assert any(m.name == "jackal" and m.position.is_adjacent(state["stats"].position) for m in state["monsters"])
+    d = await decide(pilot, api, {"pray_when_safe", "eat_when_hungry", "explore_and_fight", "melee_fight"}, state)
+    assert d.skill_name == "pray_when_safe" and d.params["max_timeout"] > 5000, d
+
+
 async def test_an_elbereth_that_held_here_long_ago_is_written_afresh_when_a_soldier_ant_comes(make_api):
     """A Knight rested on Elbereth on this square 100 turns ago; the fights since have
     smudged it. Back on it, hurt beside a soldier ant, he writes it again (heroes fought on

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ...api import knowledge, observe
+from ...api.knowledge import PrayerClock
 from ...api.models import Alignment, HungerState
 from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press, slant_through_door
 from .diving import is_wand
@@ -112,6 +113,14 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
     if hunger.severity >= HungerState.WEAK.severity and timeout <= 200 and ok("pray_when_safe") and (
             adjacent or not any(i.object_class == "food" for i in inventory)):
         return invoke("pray_when_safe", {}, f"{hunger.value} with a fight at hand or no food: pray")
+    # Fainting with nothing to eat: each faint is turns of helplessness within reach of
+    # whatever is about, so the prayer that heal_and_eat makes whatever the clock says comes
+    # before a fight too (a Valkyrie at 55 of 70 HP fought a bugbear while Fainting, went
+    # down a level still fainting, and died asleep beside a straw golem and a mumak).
+    if hunger.severity >= HungerState.FAINTING.severity and timeout < PrayerClock.UNKNOWN and \
+            ok("pray_when_safe") and not any(i.object_class == "food" for i in inventory):
+        return invoke("pray_when_safe", {"max_timeout": PrayerClock.UNKNOWN - 1},
+                      "Fainting with no food: pray even if it may be too soon (starving is certain)")
     major = stats.hp_critical  # (NetHack's own rule: 1/5 of max HP at XL 1-5, 1/6 from XL 6)
     if major and timeout <= 200 and ok("pray_when_safe"):
         return invoke("pray_when_safe", {}, "HP is critical and prayer should be safe")
