@@ -453,8 +453,7 @@ class Autopilot:
             # would climb out and come straight back down, for the rest of the hunt.
             s.mines_hunt_over = True
             return None
-        if self.dive.digging_tool(self._inventory) is not None or not self.dwarf_hunter(stats) or \
-                self.dwarves_mostly_peaceful(stats):
+        if not self._hunt_possible(s, stats):
             return None
         if stats.level_in_branch > self.MINES_HUNT_LEVELS:
             return None

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ...api.knowledge import PrayerClock
 from ...api.models import HungerState
+from . import autopilot_survival as survival
 from .autopilot_context import HEALING_POTIONS, Situation, invoke, press
 
 if TYPE_CHECKING:
@@ -60,13 +60,10 @@ async def heal_and_eat(pilot: "Autopilot", sit: Situation) -> Optional["AgentDec
             params["max_walk"] = 20  # a kill up to 55 turns old is food now: worth a longer walk
         return invoke("eat_when_hungry", params, f"I am {hunger.value}")
     if hunger.severity >= HungerState.WEAK.severity and ok("pray_when_safe"):
-        # Fainting with nothing to eat: pray whatever the clock says (once: a god angered
-        # by it leaves the clock "unknown"). Even right after a prayer about one in five
-        # rnz(350) draws is low enough, and more the longer since; 16 of 80 heroes died
-        # fainting, most of them with the prayer "too soon" by the cautious clock.
-        if hunger.severity >= HungerState.FAINTING.severity and timeout < PrayerClock.UNKNOWN:
-            return invoke("pray_when_safe", {"max_timeout": PrayerClock.UNKNOWN - 1},
-                          "Fainting with no food: pray even if it may be too soon (starving is certain)")
+        # (Food carried but none it will eat: the same prayer as with none.)
+        starving = survival.fainting_prayer(sit)
+        if starving is not None:
+            return starving
         if timeout <= 200:
             return invoke("pray_when_safe", {}, "Weak from hunger and no food: pray")
     return None
