@@ -66,3 +66,25 @@ async def test_a_wizard_may_throw_a_spare_short_sword_and_glass_as_junk_but_neve
     junk = " ".join(i.text for i in m.junk)
     assert "red gem" in junk and "short sword" in junk, junk  # the glass, as yet unknown
     assert "stone" not in junk and "pick" not in junk and "quarterstaff" not in junk, junk
+
+
+async def test_a_ranger_out_of_arrows_takes_up_her_dagger_rather_than_bash_with_her_bow_and_her_bow_again_for_arrows(make_api):
+    """A launcher swung in melee hits for 1d2: Rangers whose arrows ran out bashed with
+    their bows while their +1 daggers stayed in the pack."""
+    from hackwright.api.quiver import Quiver
+
+    api = make_api(room_des(ROOM), role="ranger", race="human", gender="female", alignment="neutral")
+    bow = (await api.get_missiles()).ready_launcher
+    assert (await api.wield(bow.slot)).success
+    for arrows in [i for i in await api.get_inventory() if "arrow" in i.text]:
+        assert (await api.drop(arrows.slot)).success, arrows
+    m = await api.get_missiles()
+    assert m.launcher is not None and m.ammunition == [] and m.melee is not None and "dagger" in m.melee.text, m
+    quiver = Quiver(api)
+    assert await quiver.ready() == (None, 1) and not quiver.enabled  # melee from now on, dagger in hand
+    assert "dagger" in (await api.get_equipment())["weapon"].text
+
+    assert (await api.pickup()).success  # the arrows again
+    slot, actions = await Quiver(api).ready()
+    assert actions == 1 and "bow" in (await api.get_equipment())["weapon"].text
+    assert "arrow" in next(i for i in await api.get_inventory() if i.slot == slot).text

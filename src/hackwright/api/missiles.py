@@ -25,6 +25,7 @@ _KEEP_STONES = re.compile(r"gray stone|loadstone|luckstone|touchstone")
 # Weapons that are tools too: a mattock ("broad pick" until known) digs, and is not to be
 # left behind a floating eye.
 _KEEP_WEAPONS = re.compile(r"mattock|broad pick|pick-axe")
+_SHOPS = re.compile(r"for sale|\bunpaid\b")
 
 
 def _surely_not_cursed(item: Item) -> bool:
@@ -79,11 +80,38 @@ def choose_missiles(inventory: list[Item], info: Callable[[str], Optional[ItemIn
             ready = item
             break
     ranked = sorted(ammunition + thrown, key=lambda t: t[:2])
+    melee = _best_melee(inventory, info)
     listed = {id(t[2]) for t in ranked} | {id(ready)}
     junk = [i for i in inventory if id(i) not in listed and _is_junk(i)]
     return Missiles(launcher=launcher, ammunition=[t[2] for t in sorted(ammunition, key=lambda t: t[:2])],
                     thrown=[t[2] for t in sorted(thrown, key=lambda t: t[:2])], ready_launcher=ready,
-                    best=ranked[0][2] if ranked else None, junk=junk)
+                    best=ranked[0][2] if ranked else None, junk=junk, melee=melee)
+
+
+def _best_melee(inventory: list[Item], info: Callable[[str], Optional[ItemInfo]]) -> Optional[Item]:
+    """The pack's best hand-to-hand weapon by average damage against small monsters and
+    shown enchantment: a launcher swung in melee hits for 1d2 (a Ranger out of arrows
+    bashed with her bow while her +1 dagger stayed in the pack). Only weapons surely not
+    cursed (a cursed one welds to the hands and the launcher could not be wielded
+    again), no two-handed one over a worn shield, nothing for sale."""
+    shield = any(i.equipped == "shield" for i in inventory)
+    best, best_score = None, 0.0
+    for item in inventory:
+        if item.object_class != "weapon" or item.equipped not in (None, "alternate weapon") or \
+                not _surely_not_cursed(item) or \
+                _SHOPS.search(item.text or ""):
+            continue
+        i = info(item.name)
+        if i is None or i.skill in LAUNCHER_SKILLS or i.extra.get("ammo_or_missile") or \
+                (shield and i.extra.get("two_handed")):
+            continue
+        dice = re.match(r"d(\d+)", i.damage_small or "")
+        plus = re.search(r"(?:^|\s)([+-]\d+)\s", " " + (item.text or "") + " ")
+        score = (int(dice.group(1)) + 1) / 2 if dice else 0.0
+        score += int(plus.group(1)) if plus else 0
+        if best is None or score > best_score:
+            best, best_score = item, score
+    return best
 
 
 def _is_junk(item: Item) -> bool:

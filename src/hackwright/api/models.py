@@ -576,6 +576,7 @@ class Missiles:
     ready_launcher: Optional[Item]  # a launcher in your pack (surely not cursed) with ammunition for it: wield it to shoot
     best: Optional[Item]  # what to fire or throw now: what is quivered, else ammunition for the launcher in hand, else thrown[0]; None when nothing
     junk: list[Item] = field(default_factory=list)  # the rest that can be thrown for a point or two a hit: rocks, gems and glass (never gray stones), spare weapons (never a mattock); for a floating eye or gas spore in the way when nothing better is at hand
+    melee: Optional[Item] = None  # best hand-to-hand weapon, surely not cursed
 
 
 @dataclass

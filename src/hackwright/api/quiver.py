@@ -32,7 +32,8 @@ class Quiver:
         ammunition for the launcher in hand, a carried launcher wielded first; else
         daggers, darts and the like thrown by hand) and the game actions that took (1
         when a launcher was wielded). The letter is None when there is nothing to shoot:
-        out of ammunition, the hero fights in melee rather than throw the one melee
+        out of ammunition (the best melee weapon in the pack is wielded in place of the
+        launcher, one action), the hero fights in melee rather than throw the one melee
         weapon left in the pack."""
         actions = 0
         m = await self.nh.get_missiles()
@@ -43,6 +44,14 @@ class Quiver:
                 self.enabled = False
                 return None, actions
             m = await self.nh.get_missiles()
+        if m.launcher is not None and not m.ammunition and m.melee is not None:
+            # Out of ammunition: a launcher swung in melee hits for 1d2. Take up the
+            # best weapon in the pack (a Ranger's dagger); picked-up arrows wield the
+            # launcher again above.
+            res = await self.nh.wield(m.melee.slot)
+            actions += 1
+            self.enabled = False
+            return None, actions
         if m.best is None or m.launcher is not None and not m.ammunition:
             self.enabled = False
             return None, actions

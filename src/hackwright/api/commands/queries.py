@@ -283,18 +283,17 @@ class GameQueries(ApiCore):
 
     async def get_missiles(self) -> Missiles:
         """What you can shoot or throw now, read from your pack with NetHack's object
-        table; takes no game time. Returns a Missiles: launcher (the bow, crossbow,
-        yumi or sling you wield, else None), ammunition (for that launcher, quivered
-        first), thrown (weapons for throwing by hand, best first: quivered, daggers
-        and knives, darts, shuriken and boomerangs, spears and javelins),
-        ready_launcher (a launcher in your pack, surely not cursed, with ammunition
-        for it: wield() it to shoot), and best (what to fire or throw now: the
-        quivered stack, else ammunition for the launcher in hand, else thrown[0];
-        None when there is nothing), and junk (the rest that can be thrown for a
-        point or two a hit: rocks, gems and glass but never a gray stone, spare
-        weapons but never a mattock; enough for a floating eye or a gas spore in the
-        way when nothing better is at hand). Known-cursed items and what is in your
-        hands or worn are never listed. Fire ``best`` with throw(best.slot, direction)."""
+        table (no game time). Returns a Missiles: launcher (the bow, crossbow,
+        yumi or sling you wield, else None), ammunition (for it, quivered first), thrown
+        (weapons to throw by hand, best first: quivered, daggers and knives, darts,
+        shuriken, boomerangs, spears, javelins), ready_launcher (a launcher in
+        your pack, surely not cursed, with ammunition: wield() it to shoot), best (what
+        to fire or throw now: the quivered stack, else ammunition for the launcher in
+        hand, else thrown[0]; None when nothing), junk (the rest, a point or two a hit:
+        rocks, gems and glass but no gray stone, spare weapons but no mattock; for a
+        floating eye or gas spore in the way), and melee (wield it when the launcher
+        has nothing left). Known-cursed items and what is in your hands or worn are
+        never listed. Fire ``best`` with throw(best.slot, direction)."""
         def info(name):
             try:
                 return knowledge.lookup_item(name)
