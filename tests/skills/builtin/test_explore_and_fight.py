@@ -172,3 +172,28 @@ async def test_a_hero_walking_to_gold_past_a_mold_in_view_gives_it_up_and_goes_d
     api = play("gold_past_a_mold")
     out = await run_skill(api, "explore_and_fight", descend=True, max_depth=2, budget=160)
     assert out.result.data["levels_descended"] == 1, out.result
+
+
+async def test_just_arrived_a_tourist_waits_on_the_up_stairs_for_a_hill_orc_and_without_the_hold_walks_off(make_api):
+    """Most monsters do not follow a hero up the stairs: a strong one coming is fought
+    where one step up ends the fight, not in the middle of the room."""
+    room = ["--------------", "|............|", "|............|", "|............|", "--------------"]
+    # The room's east half is dark: there is still exploring to do.
+    des = ('MAZE: "mylevel", \' \'\nFLAGS:noteleport\nGEOMETRY:center,center\nMAP\n' + "\n".join(room) +
+           '\nENDMAP\nREGION:(0,0,7,4),lit,"ordinary"\nREGION:(8,0,13,4),unlit,"ordinary"\n'
+           'BRANCH:(1,2,1,2),(0,0,0,0)\nMONSTER:(\'o\',"hill orc"),(6,2),hostile\n')
+    for hold in (True, False):
+        api = make_api(des, seed=0, role="tourist", race="human", gender="female", alignment="neutral",
+                       extra={"pet": False})
+        stairs = api.last_stats.position
+        where = []
+        api.after_action.append(lambda a: where.append(a.last_stats.position))
+        await run_skill(api, "explore_and_fight", hold_the_stairs=hold, budget=25, stop_for_gear=False)
+        log = await message_log(api)
+        met = re.search(r"The hill orc (hits|misses|swings|thrusts)|You (hit|miss|kill) the hill orc", log)
+        if hold:
+            assert met, log
+            assert all(p == stairs for p in where[:5]), where  # waited there for it
+        else:
+            assert any(p != stairs for p in where[:5]), where  # walked off to explore
+        api.close()

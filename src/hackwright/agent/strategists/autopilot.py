@@ -532,6 +532,9 @@ class Autopilot:
             params["keep_going_hungry"] = True  # no safe food to be had: go on (kills and new levels bring food)
         if self.diving(stats):
             params["dive"] = True
+        # Just arrived, a strong monster coming is fought on the up stairs: one step up
+        # leaves it behind (autopilot_survival.on_the_way_up).
+        params["hold_the_stairs"] = True
         if piles:
             params["known_piles"] = piles
         if params.get("dive") and way_down.map_scroll(self._inventory) is not None:

@@ -85,6 +85,12 @@ Parameters:
         back while the level left has other untried ones (default ())
     stop_on_new_level: with descend, hand back ("level_changed") on arriving at a new
         level instead of exploring it (default False)
+    hold_the_stairs: just arrived on a level (standing on its up stairs, at most 30
+        turns), wait there (up to 10 turns) for a hostile coming that the fight with
+        would likely cost over a third of the HP (nh.fight_odds), so the fight is
+        fought where one step up ends it: most monsters do not follow up stairs (not
+        the stalkers, which are never waited for, nor those with a breath, spit or gaze
+        attack) (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -119,7 +125,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                             dive: bool = False, stop_on_branch_change: bool = False,
                             stop_when_outmatched: bool = False, watch_for: list = (),
                             watch_peaceful: bool = False, seek_branch_on: list = (),
-                            stop_on_new_level: bool = False):
+                            stop_on_new_level: bool = False, hold_the_stairs: bool = False):
     """Explore (and with descend=True, dive) fighting weak monsters, looting, eating and resting on the way.
 
     known_piles: [x, y] squares on the current level whose objects were already dealt with.
@@ -163,6 +169,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     already_near = {m.position for m in await nh.get_visible_monsters()
                     if m.name in watched and m.position.steps_to(start.position) <= 7} if watched else set()
 
+    arrived = turn0  # when the hero came onto this level (the call's start, or a descent)
+    held = 0  # turns waited on the up stairs on this level (hold_the_stairs)
+    worth_holding = {}  # species -> whether its fight is worth waiting for on the stairs
+
     async def done(reason, success, **data):
         now = await nh.get_stats()
         data["levels_descended"] = levels
@@ -192,6 +202,28 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         meal = await eat_fresh_kill(nh, victim, age)
         actions += meal.actions
         return meal.eaten
+
+    async def hold_here(hero, hostile, stats):
+        """Whether to wait on these up stairs for a hostile coming (hold_the_stairs)."""
+        level = await nh.get_current_level()
+        if level.stairs_up != hero:
+            return False
+        for m in hostile:
+            if m.name in NEVER_BUMP or m.position.is_adjacent(hero) or m.position.steps_to(hero) > 7:
+                continue
+            if m.name not in worth_holding:
+                try:
+                    info = await nh.lookup_monster(m.name)
+                    odds = await nh.fight_odds([m])
+                except Exception:
+                    worth_holding[m.name] = False
+                    continue
+                worth_holding[m.name] = info.speed > 3 and "follows you" not in info.flags and not any(
+                    a.split()[0] in ("breath", "spit", "gaze") for a in info.attacks) and \
+                    odds.expected_damage > stats.hp / 3
+            if worth_holding[m.name]:
+                return True
+        return False
 
     quiver = Quiver(nh)
 
@@ -241,6 +273,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                 return await done("level_changed", True, depth=stats.dungeon_level)
             # A new level (stairs, a trap door or a hole): start over there.
             level_key = (stats.branch, stats.level_in_branch)
+            arrived, held = stats.turn, 0
             depth0 = stats.dungeon_level
             seen_piles.clear()
             gold_target = None
@@ -413,6 +446,12 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         elif rest_below and stats.hp < stats.max_hp * rest_below and not any(
                 m.name not in NEVER_BUMP for m in hostile):
             await rest_to(0.9)
+            continue
+        if hold_the_stairs and held < 10 and stats.turn - arrived <= 30 and hostile and \
+                await hold_here(hero, hostile, stats):
+            held += 1
+            await nh.search()  # let it come to the stairs
+            actions += 1
             continue
         # Objects walked onto: small valuables are taken at once; gear waits for the
         # strategist (corpses and rocks alone are not worth a decision).
