@@ -48,7 +48,7 @@ class Quiver:
             # Out of ammunition: a launcher swung in melee hits for 1d2. Take up the
             # best weapon in the pack (a Ranger's dagger); picked-up arrows wield the
             # launcher again above.
-            res = await self.nh.wield(m.melee.slot)
+            await self.nh.wield(m.melee.slot)
             actions += 1
             self.enabled = False
             return None, actions

@@ -85,12 +85,11 @@ Parameters:
         back while the level left has other untried ones (default ())
     stop_on_new_level: with descend, hand back ("level_changed") on arriving at a new
         level instead of exploring it (default False)
-    hold_the_stairs: just arrived on a level (standing on its up stairs, at most 30
-        turns), wait there (up to 10 turns) for a hostile coming that the fight with
-        would likely cost over a third of the HP (nh.fight_odds), so the fight is
-        fought where one step up ends it: most monsters do not follow up stairs (not
-        the stalkers, which are never waited for, nor those with a breath, spit or gaze
-        attack) (default False)
+    hold_the_stairs: just arrived on a level (on its up stairs, within 30 turns), wait
+        there (up to 10 turns) for a hostile coming whose fight would likely cost over a
+        third of the HP (nh.fight_odds), so that one step up can end the fight: most
+        monsters do not follow up stairs. Never for the stalkers, which do, nor for
+        monsters with a breath, spit or gaze attack (default False)
 
 Stopped reasons: "level_done" (success; no frontier left; data.stairs_down),
 "max_depth" (success; descend reached max_depth and the level is done),
@@ -171,7 +170,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     arrived = turn0  # when the hero came onto this level (the call's start, or a descent)
     held = 0  # turns waited on the up stairs on this level (hold_the_stairs)
-    worth_holding = {}  # species -> whether its fight is worth waiting for on the stairs
+    worth_holding = {}  # species -> whether its fight is worth waiting for (judged once a call)
 
     async def done(reason, success, **data):
         now = await nh.get_stats()
