@@ -25,7 +25,8 @@ _KEEP_STONES = re.compile(r"gray stone|loadstone|luckstone|touchstone")
 # Weapons that are tools too: a mattock ("broad pick" until known) digs, and is not to be
 # left behind a floating eye.
 _KEEP_WEAPONS = re.compile(r"mattock|broad pick|pick-axe")
-_SHOPS = re.compile(r"for sale|\bunpaid\b")
+# A shop's goods, on its floor or picked up and not paid for: not the hero's to use.
+SHOP_GOODS = re.compile(r"for sale|\bunpaid\b")
 
 
 def _surely_not_cursed(item: Item) -> bool:
@@ -99,7 +100,7 @@ def _best_melee(inventory: list[Item], info: Callable[[str], Optional[ItemInfo]]
     for item in inventory:
         if item.object_class != "weapon" or item.equipped not in (None, "alternate weapon") or \
                 not _surely_not_cursed(item) or \
-                _SHOPS.search(item.text or ""):
+                SHOP_GOODS.search(item.text or ""):
             continue
         i = info(item.name)
         if i is None or i.skill in LAUNCHER_SKILLS or i.extra.get("ammo_or_missile") or \

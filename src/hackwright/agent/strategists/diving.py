@@ -21,24 +21,22 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
+from ...api.missiles import SHOP_GOODS
 from .autopilot_context import MAIN_DUNGEON, WEAK_ROLES, has_missiles
 
 _EMPTY_WAND = re.compile(r"\(\d+:0\)")
 _NAMED_WAND = re.compile(r"\bwand of |\bcalled\b|\bnamed\b")
-# A shop's goods, on its floor or picked up and not paid for: using them costs (a wand
-# engraved with carries a usage fee) and their keeper keeps the door while they are carried.
-_SHOPS = re.compile(r"for sale|\bunpaid\b")
 
 
 def digging_tool(inventory, empty: frozenset = frozenset()) -> Optional[Any]:
     """The carried item that digs down (a pick-axe or mattock first, then a wand of
     digging that may have charges left), or None. Shop goods (unpaid) are not the hero's.
     ``empty``: texts of wands found empty though their charges are not shown."""
-    picks = [i for i in inventory if DIGGING_TOOL.search(i.text or "") and not _SHOPS.search(i.text or "")]
+    picks = [i for i in inventory if DIGGING_TOOL.search(i.text or "") and not SHOP_GOODS.search(i.text or "")]
     if picks:
         return picks[0]
     wands = [i for i in inventory if DIGGING_WAND.search(i.text or "") and not _EMPTY_WAND.search(i.text or "")
-             and not _SHOPS.search(i.text or "") and i.text not in empty]
+             and not SHOP_GOODS.search(i.text or "") and i.text not in empty]
     return wands[0] if wands else None
 
 
@@ -158,7 +156,7 @@ class DivePolicy:
             # An unknown wand may be digging: engraving with it tells (one turn each).
             untested = [i.slot for i in inventory if i.object_class == "wand" and i.slot
                         and not _NAMED_WAND.search(i.text or "") and i.slot not in self._wands_tested
-                        and not _SHOPS.search(i.text or "")]
+                        and not SHOP_GOODS.search(i.text or "")]
             if untested and not hostile and ok("get_digging_tool"):
                 params = {"fight": False, "max_turns": 20, "skip_wands": "".join(sorted(self._wands_tested))}
                 self._wands_tested.update(untested)

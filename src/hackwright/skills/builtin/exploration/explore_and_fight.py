@@ -204,12 +204,11 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     async def hold_here(hero, hostile, stats):
         """Whether to wait on these up stairs for a hostile coming (hold_the_stairs)."""
-        level = await nh.get_current_level()
-        if level.stairs_up != hero:
-            return False
-        for m in hostile:
-            if m.name in NEVER_BUMP or m.position.is_adjacent(hero) or m.position.steps_to(hero) > 7:
-                continue
+        coming = [m for m in hostile if m.name not in NEVER_BUMP and not m.position.is_adjacent(hero)
+                  and m.position.steps_to(hero) <= 7]
+        if not coming or (await nh.get_current_level()).stairs_up != hero:
+            return False  # (the map is read only when a monster is near)
+        for m in coming:
             if m.name not in worth_holding:
                 try:
                     info = await nh.lookup_monster(m.name)
