@@ -474,6 +474,40 @@ async def test_a_fox_put_to_sleep_by_the_healers_wand_is_hit_not_zapped_again(ma
     assert d.skill_name == "melee_fight" and d.params["target"] == "fox", d
 
 
+async def test_a_wererat_that_changes_form_under_the_sleep_ray_is_awake_and_a_fight_on_a_sleeper_stops_at_the_first_blow(make_api):
+    """A were that changes form wakes (were.c new_were), and a monster that strikes is
+    awake: Healers fought a wererat hit by their sleep ray down to a tenth of their HP as
+    if it slept, and it and the rats it summoned bit them to death (seeds 7007, 7081)."""
+    import dataclasses
+
+    from hackwright.agent.strategists.autopilot import SURVIVE, Autopilot
+    from hackwright.skills.result import SkillResult
+
+    names = {"engrave_elbereth", "melee_fight", "rest_until_healed", "explore_and_fight", "pray_when_safe",
+             SURVIVE}
+    for rat, messages in (("wererat", ["The sleep ray hits the wererat.  The wererat changes into a rat."]),
+                          ("sewer rat", ["The sleep ray hits the sewer rat."])):
+        api = hero_beside(make_api, f"('r',\"{rat}\"),(3,1),hostile", "healer")
+        pilot = Autopilot()
+        hero = (await api.get_stats()).position
+        pilot.state.elbereth_at = (1, hero.x, hero.y)
+        state = await game_state(api)
+        state["stats"] = dataclasses.replace(state["stats"], hp=4)  # in danger, Elbereth tried here
+        zapped = SkillResult(stopped_reason="zapped", success=True, actions_taken=1, turns_elapsed=1,
+                             data={"item": "a wand of sleep (0:4)", "messages": messages})
+        pilot.observe(SURVIVE, zapped, api)
+        d = await decide(pilot, api, names, state)
+        if rat == "wererat":
+            assert "is asleep" not in (d.reasoning or ""), d
+            continue
+        assert d.skill_name == "melee_fight" and d.params["target"] == rat, d
+        assert d.params["hp_threshold"] * state["stats"].max_hp == 3.5, d  # the first blow taken ends it
+        bitten = SkillResult(stopped_reason="low_hp", success=False, actions_taken=2, turns_elapsed=2)
+        pilot.observe("melee_fight", bitten, api)
+        d = await decide(pilot, api, names, state)
+        assert "is asleep" not in (d.reasoning or ""), d
+
+
 async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_each_round(make_api):
     """A Barbarian shut in two rooms on Dlvl 1 searched one corridor square for 7,000 turns
     (the fallback) and starved (seed 28)."""

@@ -134,6 +134,8 @@ class Autopilot:
     # (about one in nine heals). 80% of such gambles 300+ turns after a prayer were answered.
     DESPERATE_TIMEOUT = 1000
     GAMBLE_FIRST = 600  # the clock's timeout up to which a dying hero beside a monster prays first
+    # What a monster does that shows it awake (after a sleep ray hit it).
+    AWAKE_VERBS = "hits|bites|stings|kicks|butts|claws|touches|thrusts|swings|misses|just misses|changes into|summons"
     DEADLY_EFFECTS = ("Food poisoned", "Ill", "Stoned", "Slimed", "Strangled")
     ELBERETH_HELD = ("healed", "safe", "budget", "hungry")  # engrave_elbereth rested on it
     # ("max_depth": the level is done and the hero is to stay. With no way down known, the
@@ -176,10 +178,17 @@ class Autopilot:
                 result.stopped_reason == "target_dead" and data.get("at") and data.get("killed_turn"):
             s.fresh_kill = (data.get("target"), int(data["killed_turn"]), tuple(data["at"]))
         if skill == SURVIVE:
-            # A wand of sleep's ray (6d25 turns of sleep, at least 6): the monster is helpless.
+            # A wand of sleep's ray (6d25 turns of sleep, at least 6): the monster is helpless,
+            # unless it resisted or woke: a were changing form wakes (were.c new_were), and
+            # one that strikes after the ray is plainly awake.
             for m in data.get("messages") or []:
                 for name in re.findall(r"The sleep ray hits the ([a-z][a-z -]*?)[.!]", m):
                     s.asleep[name] = turn + 12
+                for name in list(s.asleep):
+                    if re.search(rf"The {re.escape(name)} ({self.AWAKE_VERBS})", m.split("The sleep ray hits")[-1]):
+                        s.asleep.pop(name)
+        if skill == "melee_fight" and result is not None and result.stopped_reason != "target_dead":
+            s.asleep.clear()  # the fight on a sleeper stops at the first blow taken: it is awake
         if skill == "read_or_zap_to_find_way":
             # the item it used, or "-" for a run that used none (runs per level are bounded)
             s.way_items_tried.setdefault(level, []).append(data.get("slot") or "-")

@@ -150,9 +150,12 @@ async def save_a_dying_hero(pilot: "Autopilot", sit: Situation) -> Optional["Age
                       f"HP is critical beside a {adjacent[0].name}, my last prayer long ago: pray first")
     # Put to sleep by a wand: kill it while it cannot fight back (a Healer zapped her wand
     # of sleep at a sleeping fox seven times running, never hit it, and died when it woke).
+    # (The fight stops at the first blow the hero takes, which shows the monster awake:
+    # a were that changed form, or one that resisted the ray; see Autopilot.observe.)
     asleep = [m for m in adjacent if s.held_asleep(m, stats.turn)]
     if asleep and len(asleep) == len(adjacent) and ok("melee_fight"):
-        return invoke("melee_fight", {"target": asleep[0].name, "hp_threshold": 0.1},
+        return invoke("melee_fight", {"target": asleep[0].name,
+                                      "hp_threshold": (stats.hp - 0.5) / max(1, stats.max_hp)},
                       f"the {asleep[0].name} is asleep: kill it while it cannot fight back")
     # Potions and wands: 20 of 40 heroes died carrying healing potions (Healers with
     # eight), attack wands or both, unused.
