@@ -102,6 +102,16 @@ async def test_a_ranger_walks_over_to_eat_a_jackal_she_shot_once_the_pack_is_dea
     assert "You finish eating the jackal corpse" in log, log
 
 
+async def test_beside_a_werejackal_and_two_jackals_a_valkyrie_strikes_the_werejackal_first(play):
+    """The weakest monster beside the hero is fought first, but a were-creature before
+    all: it summons more jackals or rats while it lives, and a Knight who killed a fox
+    and its jackals first was bitten to death by the werejackal and its new pack."""
+    api = play("werejackal_and_jackals_adjacent", hero="valkyrie")
+    await run_skill(api, "explore_and_fight", budget=3)
+    blows = re.findall(r"You (?:hit|miss|kill|smite) the ([a-z]+)", await message_log(api))
+    assert blows and blows[0] == "werejackal", blows
+
+
 async def test_a_hero_set_upon_by_a_jackal_pack_backs_out_through_the_door_to_fight_them_one_by_one(play):
     api = play("jackal_pack_by_a_door")
     start, door = await api.get_position(), spot(api, 10, 2)

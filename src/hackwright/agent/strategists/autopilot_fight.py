@@ -97,7 +97,7 @@ async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
         # The fighting skills have just handed back (low HP, nothing else helped): one
         # blow at a time rather than exploring on, which fights anyway and blindly
         # (a Cavewoman explored on between a giant spider and a giant ant, and died).
-        target = min(adjacent, key=lambda m: m.threat_level)
+        target = min(adjacent, key=lambda m: (not m.name.startswith("were"), m.threat_level))  # (a summoner first)
         return press("F" + VI_KEYS[hero.direction_to(target.position)],
                      f"the {target.name} is next to me and nothing else helps: hit it")
     return None

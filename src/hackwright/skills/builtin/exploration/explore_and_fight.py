@@ -337,7 +337,9 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                         return await done("game_over", False)
                     if res.success and (await nh.get_position()) != hero:
                         continue
-            target = min(adjacent, key=lambda m: m.threat_level)
+            # The weakest first, but a were-creature before all: it summons its rats or
+            # jackals again and again while it lives (NetHack's were_summon).
+            target = min(adjacent, key=lambda m: (not m.name.startswith("were"), m.threat_level))
             # An old corpse of its kind already under it could not be told from its own:
             # it is not eaten then. Other objects under it are no reason to leave it: a new
             # corpse lands on top of the pile.
