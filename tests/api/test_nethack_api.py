@@ -526,6 +526,25 @@ async def test_on_a_level_where_a_shopkeeper_was_heard_a_door_with_worn_writing_
     assert (await api.get_current_level()).tile_at(door).feature != "closed door"
 
 
+async def test_a_door_whose_shop_notice_was_read_is_not_kicked_once_the_dust_is_wiped(make_api):
+    """A Valkyrie read "Closed for inventory" before a locked door, came back 400 turns
+    later, the dust worn blank, kicked the door and the shopkeeper killed her."""
+    from pathlib import Path
+
+    des = (Path(__file__).resolve().parents[1] / "levels" / "closed_for_inventory.des").read_text()
+    api = make_api(des, seed=0, extra={"pet": False})
+    level = await api.get_current_level()
+    door = next(t.position for row in level.tiles for t in row if t.feature == "closed door")
+    while (await api.get_position()) != door.offset("w"):  # onto the notice: read on arrival
+        assert (await api.move_to(door.offset("w"))).success
+    assert "Closed for inventory" in " ".join(await api.get_messages(50))
+    for text in ("x", "y", "z"):  # the notice wiped out, as feet wear it away, and long ago
+        assert (await api.engrave(text)).success
+    assert "Closed for inventory" not in " ".join(await api.get_messages(8))
+    res = await api.kick("e")
+    assert not res.success and "shop" in res.error, res
+
+
 async def test_a_pet_that_bites_the_hero_counts_as_hostile_from_then_on(make_api):
     # Pets never attack the hero and are called "your kitten"; "The kitten bites!" from
     # the one kitten drawn as tame means it has gone wild (one bit a Barbarian to death

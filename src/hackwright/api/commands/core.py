@@ -122,6 +122,9 @@ class ApiCore:
         self._lycanthropy = False  # "You feel feverish." until a cure ("You feel purified.")
         self._watched_levels: set[tuple[int, int]] = set()  # levels where the town watch was seen
         self._shop_levels: set[tuple[int, int]] = set()  # levels where a shopkeeper was heard
+        # Squares (level, x, y) where a shop's "Closed for inventory" was read: the notice
+        # lies before the shop's door, and wears away under feet long before the hero leaves.
+        self._shop_notices: set[tuple[int, int, int, int]] = set()
         self._digging_heard: dict[tuple[int, int], int] = {}  # level -> turn "You hear crashing rock."
         self._scanned: dict[str, int] = {}  # reader -> messages_seen when it last read (_messages_since)
         self._skill_confident = False  # "You feel more confident in your ... skills." since the last #enhance
@@ -163,6 +166,7 @@ class ApiCore:
         self._greeted_turn = None
         self._watched_levels = set()
         self._shop_levels = set()
+        self._shop_notices = set()
         self._digging_heard = {}
         self._turned_pets: set[str] = set()  # species whose "tame" one attacked the hero
         # Squares where a monster drawn as peaceful turned hostile without moving: level and
@@ -446,6 +450,9 @@ class ApiCore:
         """What the messages of an action tell about the monsters around (see below)."""
         self._note_turned_monsters(messages)
         for m in messages:
+            if "closed for inventory" in m.lower():
+                hero = self._hero()
+                self._shop_notices.add((*self._where()[:2], hero.x, hero.y))
             if "You hear crashing rock" in m:
                 self._digging_heard[self._where()[:2]] = self._stats_now().turn
             for name in _ZAPS.findall(m):
