@@ -188,7 +188,9 @@ class Autopilot:
                     if re.search(rf"The {re.escape(name)} ({self.AWAKE_VERBS})", m.split("The sleep ray hits")[-1]):
                         s.asleep.pop(name)
         if skill == "melee_fight" and result is not None and result.stopped_reason != "target_dead":
-            s.asleep.clear()  # the fight on a sleeper stops at the first blow taken: it is awake
+            # A fight that ended short of a kill: a sleeper in it struck back (the fight on
+            # one stops at the first blow the hero takes, save_a_dying_hero), so none is held asleep.
+            s.asleep.clear()
         if skill == "read_or_zap_to_find_way":
             # the item it used, or "-" for a run that used none (runs per level are bounded)
             s.way_items_tried.setdefault(level, []).append(data.get("slot") or "-")
