@@ -286,7 +286,8 @@ async def test_a_hero_with_a_wand_of_digging_in_the_mines_zaps_down_where_he_sta
 async def test_a_wand_of_digging_is_kept_for_below_dlvl_5_unless_the_way_down_is_lost(make_api):
     """A wand digs a level a charge (4-8): zapped from Dlvl 1, it left XL 1 Wizards on
     Dlvl 5-7 to die there. The stairs take the hero to Dlvl 5 (they seldom kill above
-    it), the charges go on below; on a level explored with no way down, at once."""
+    it), the charges go on below; on a level explored with no way down, one zap at once
+    (a Monk walled in on Dlvl 2 spent all six charges and died on Dlvl 8 at XL 1)."""
     from hackwright.agent.strategists.autopilot import Autopilot
 
     api = await _valkyrie_with_a_known_wand_of_digging(make_api)
@@ -298,10 +299,10 @@ async def test_a_wand_of_digging_is_kept_for_below_dlvl_5_unless_the_way_down_is
     pilot = Autopilot()
     pilot.state.explored_levels.add(level_key_of(api.last_stats))
     d = await decide(pilot, api, SKILLS, state)
-    assert d.skill_name == "dig_down", d
+    assert d.skill_name == "dig_down" and d.params.get("levels") == 1, d  # one zap out, the rest kept
     state["stats"].dungeon_level = 5
     d = await decide(Autopilot(), api, SKILLS, state)
-    assert d.skill_name == "dig_down", d
+    assert d.skill_name == "dig_down" and "levels" not in d.params, d
 
 
 async def test_a_hero_too_weak_to_melee_a_dwarf_shoots_him_for_his_pick_a_wizard_with_force_bolt(make_api):

@@ -182,8 +182,13 @@ class DivePolicy:
             return None
         if is_wand(tool) and stats.branch != "Sokoban" and ok("dig_down"):
             # A zap a level: neither hunger nor a monster nearby is a reason to wait.
-            return DiveStep("dig_down", {"min_hp": 0.0, "stop_on_hunger": False},
-                            f"dive: zap the {tool.name or tool.text} down, a level a turn")
+            params = {"min_hp": 0.0, "stop_on_hunger": False}
+            if stats.branch == MAIN_DUNGEON and stats.dungeon_level < self.WAND_FROM_DLVL:
+                # The way down is lost above Dlvl 5: one zap out, the other charges kept for
+                # below (a Monk walled in on Dlvl 2 spent all six and died on Dlvl 8 at XL 1;
+                # four heroes of 600 zapped from Dlvl 1 and none reached Dlvl 10).
+                params["levels"] = 1
+            return DiveStep("dig_down", params, f"dive: zap the {tool.name or tool.text} down, a level a turn")
         if self.diving(role, stats, inventory) and not near and hp_frac >= 0.6 and not hungry_weak \
                 and stats.branch != "Sokoban" and ok("dig_down"):
             return DiveStep("dig_down", {"min_hp": 0.5},
