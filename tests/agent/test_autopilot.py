@@ -508,6 +508,25 @@ async def test_a_wererat_that_changes_form_under_the_sleep_ray_is_awake_and_a_fi
         assert "is asleep" not in (d.reasoning or ""), d
 
 
+async def test_a_peaceful_lichen_in_the_only_way_on_is_fought_but_not_on_a_mines_level_where_minetown_lies(make_api):
+    """An explored level whose only way on a weak peaceful blocks: the hero fights it
+    rather than wait for good. In Minetown the watch kills a hero who kills a peaceful
+    gnome (seed 7490's Valkyrie died so), and the town's peacefuls move on."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+    from hackwright.skills.result import SkillResult
+
+    names = {"explore_level", "explore_and_fight", "melee_fight", "rest_until_healed"}
+    for branch, level_in_branch, fights in (("Dungeons of Doom", 3, True), ("Gnomish Mines", 3, False)):
+        api = hero_beside(make_api, "('F',\"lichen\"),(3,1),peaceful", "knight")
+        state = await game_state(api)
+        state["stats"].branch, state["stats"].level_in_branch = branch, level_in_branch
+        pilot = Autopilot()
+        pilot.state.explored_levels.add(level_key_of(state["stats"]))
+        pilot.state.last_result = SkillResult(stopped_reason="stuck", success=False, actions_taken=1, turns_elapsed=1)
+        d = await decide(pilot, api, names, state)
+        assert ("blocks the only way on" in (d.reasoning or "")) == fights, (branch, d)
+
+
 async def test_a_hero_shut_in_with_no_way_on_searches_every_spot_again_longer_each_round(make_api):
     """A Barbarian shut in two rooms on Dlvl 1 searched one corridor square for 7,000 turns
     (the fallback) and starved (seed 28)."""

@@ -248,9 +248,13 @@ async def meek_peaceful_in_the_way(pilot: "Autopilot", sit: Situation) -> Option
     """A weak peaceful stands in the only way on of an explored level: fight it."""
     s, stats, hero, level_key, monsters, ok = sit.memory, sit.stats, sit.hero, sit.level_key, sit.monsters, sit.ok
     blocked = _blocked(sit)
+    # Not where the town watch keeps the peace: Minetown lies on the Mines' third or
+    # fourth level (dungeon.def), and its watch kills the hero who kills a peaceful
+    # gnome there (a Valkyrie so, seed 7490). Peacefuls in a town move on.
+    town = sit.level.town_watch or stats.branch == "Gnomish Mines" and stats.level_in_branch in (3, 4)
     # A weak peaceful (a lichen, a newt) standing in the only way on for good: anger
     # it and fight (alignment -1) rather than wait thousands of turns.
-    if blocked and level_key in s.explored_levels and ok("melee_fight"):
+    if blocked and not town and level_key in s.explored_levels and ok("melee_fight"):
         meek = [m for m in monsters if m.is_peaceful and not m.is_tame and m.position.steps_to(hero) <= 3
                 and m.char not in "@&A" and m.name not in NEVER_MELEE
                 and not any(w in m.name for w in NetHackAPI.NEVER_ANGER)
