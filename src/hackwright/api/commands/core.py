@@ -451,8 +451,8 @@ class ApiCore:
         self._note_turned_monsters(messages)
         for m in messages:
             if "closed for inventory" in m.lower():
-                hero = self._hero()
-                self._shop_notices.add((*self._where()[:2], hero.x, hero.y))
+                dnum, dlevel, _, hero = self._where()
+                self._shop_notices.add((dnum, dlevel, hero.x, hero.y))
             if "You hear crashing rock" in m:
                 self._digging_heard[self._where()[:2]] = self._stats_now().turn
             for name in _ZAPS.findall(m):

@@ -125,12 +125,11 @@ class DoorAndStairCommands(ApiCore):
             here = " ".join(self._look_texts())
             recent = " ".join(self._kb.history[-6:]) + " " + here
             keeper = any(m.name == "shopkeeper" for m in observe.visible_monsters(self._obs(), self._hero()))
-            level = self._where()[:2]
             # (Or read there before: a Valkyrie who had read it 400 turns earlier, the dust
             # since worn blank, kicked the door and the shopkeeper killed her.)
-            sides = {(target.x, target.y - 1), (target.x, target.y + 1), (target.x - 1, target.y),
-                     (target.x + 1, target.y)}
-            noticed = any(n[:2] == tuple(level) and n[2:] in sides for n in self._shop_notices)
+            dnum, dlevel = self._where()[:2]
+            noticed = any((dnum, dlevel, x, y) in self._shop_notices for x, y in (
+                (target.x, target.y - 1), (target.x, target.y + 1), (target.x - 1, target.y), (target.x + 1, target.y)))
             if _closed_for_inventory(recent) or keeper or noticed:
                 return self._fail("that is a shop's door (closed for inventory): kicking it brings the "
                                   "shopkeeper out to kill you; explore elsewhere")
