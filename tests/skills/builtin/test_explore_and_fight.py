@@ -184,6 +184,18 @@ async def test_a_hero_walking_to_gold_past_a_mold_in_view_gives_it_up_and_goes_d
     assert out.result.data["levels_descended"] == 1, out.result
 
 
+async def test_a_valkyrie_with_no_food_fetches_the_food_ration_across_the_room_before_going_down(play):
+    """Food that keeps, in view, is a prayer kept for HP: a hero carrying little walks to
+    it as to gold. A Tourist, her pack full of food, goes straight down."""
+    for hero, fetches in (("valkyrie", True), ("tourist", False)):
+        api = play("food_ration_across_the_room", hero=hero)
+        before = sum(i.quantity for i in await api.get_inventory() if "food ration" in (i.text or ""))
+        out = await run_skill(api, "explore_and_fight", descend=True, dive=True, max_depth=2, budget=120)
+        assert out.result.data["levels_descended"] == 1, (hero, out.result)
+        after = sum(i.quantity for i in await api.get_inventory() if "food ration" in (i.text or ""))
+        assert (after == before + 1) == fetches, (hero, before, after)
+
+
 async def test_just_arrived_a_tourist_waits_on_the_up_stairs_for_a_hill_orc_and_without_the_hold_walks_off(make_api):
     """Most monsters do not follow a hero up the stairs: a strong one coming is fought
     where one step up ends the fight, not in the middle of the room."""

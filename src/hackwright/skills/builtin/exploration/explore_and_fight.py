@@ -18,7 +18,8 @@ Parameters:
     known_piles: [x, y] squares whose objects were already dealt with (seldom needed:
         piles the hero was shown before the call are never stopped for again)
     pick_up: take gold, wands, rings, amulets, potions, scrolls, gems and safe
-        food walked over, and walk to gold seen on the level (gold is score)
+        food walked over, and walk to gold seen on the level (gold is score) and,
+        with fewer than 5 safe food items carried, to safe food seen
         (default True)
     stop_for_gear: stop with "items_here" on armour, weapons and tools so the
         strategist can judge them: once per pile, the first time the hero is shown it
@@ -113,6 +114,10 @@ CROSSING = "harmless"
 
 SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
 GEAR = ("armor", "weapon", "tool")
+
+
+# Safe food items carried below which explore_and_fight walks to safe food in view.
+FOOD_ENOUGH = 5
 
 
 async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, danger_margin: int = 4,
@@ -502,6 +507,17 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
                                              (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
                 if gold is None:
                     quiver.shot_squares.clear()  # nothing left in view to fetch
+                    # Food that keeps, seen lying about, while little is carried: a meal
+                    # found is a prayer kept for HP (two heroes in five prayed for hunger).
+                    larder = sum(i.quantity for i in await nh.get_inventory()
+                                 if i.object_class == "food" and is_safe_food(i))
+                    food = await nh.find_nearest(lambda t: t.char == "%" and (
+                        t.position.x, t.position.y, stats.dungeon_level) not in gold_tried) \
+                        if larder < FOOD_ENOUGH else None
+                    if food is not None:
+                        gold_tried.add((food.x, food.y, stats.dungeon_level))  # one look per pile
+                        if any(is_safe_food(i) for i in await nh.get_items_at(food)):
+                            gold = food
                 if gold is not None:
                     gold_tried.add((gold.x, gold.y, stats.dungeon_level))  # one try per pile
                     if gold == hero:
