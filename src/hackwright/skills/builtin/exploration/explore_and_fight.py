@@ -18,8 +18,7 @@ Parameters:
     known_piles: [x, y] squares whose objects were already dealt with (seldom needed:
         piles the hero was shown before the call are never stopped for again)
     pick_up: take gold, wands, rings, amulets, potions, scrolls, gems and safe
-        food walked over, and walk to gold seen on the level (gold is score) and,
-        with fewer than 5 safe food items carried, to safe food seen
+        food walked over; walk to gold seen, and to safe food with under 5 carried
         (default True)
     stop_for_gear: stop with "items_here" on armour, weapons and tools so the
         strategist can judge them: once per pile, the first time the hero is shown it
@@ -116,7 +115,7 @@ SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
 GEAR = ("armor", "weapon", "tool")
 
 
-# Safe food items carried below which explore_and_fight walks to safe food in view.
+# Fewer safe food items carried than this, explore_and_fight walks to safe food in view.
 FOOD_ENOUGH = 5
 
 
