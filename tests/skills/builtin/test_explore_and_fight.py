@@ -184,9 +184,10 @@ async def test_a_hero_walking_to_gold_past_a_mold_in_view_gives_it_up_and_goes_d
     assert out.result.data["levels_descended"] == 1, out.result
 
 
-async def test_a_valkyrie_with_no_food_fetches_the_food_ration_across_the_room_before_going_down(play):
-    """Food that keeps, in view, is a prayer kept for HP: a hero carrying little walks to
-    it as to gold. A Tourist, her pack full of food, goes straight down."""
+async def test_a_valkyrie_with_one_ration_fetches_the_food_ration_across_the_room_before_going_down(play):
+    """Food that keeps, in view, is a prayer kept for HP: a hero carrying little (a
+    Valkyrie starts with one food ration) walks to it as to gold. A Tourist, her pack
+    full of food, goes straight down."""
     for hero, fetches in (("valkyrie", True), ("tourist", False)):
         api = play("food_ration_across_the_room", hero=hero)
         before = sum(i.quantity for i in await api.get_inventory() if "food ration" in (i.text or ""))
