@@ -47,7 +47,7 @@ INJECTED_NAMES: tuple[str, ...] = (
     "NetHackAPI", "SkillResult", "Position", "Stats", "Monster", "Item", "Tile", "DungeonLevel",
     "ActionResult", "MonsterInfo", "ItemInfo", "HungerState", "Alignment", "DIRECTIONS", "GameEvent",
     "WalkAroundMemory", "CarefulWalk", "WalkStep", "NEVER_BUMP", "worth_hitting_through", "bolt_endangers",
-    "Quiver", "is_safe_food", "eat_fresh_kill", "KillMeal",
+    "Quiver", "is_safe_food", "eat_fresh_kill", "KillMeal", "LootInView", "take_from_pile", "StairsHold",
 )
 
 _PRINT_NOTE = "print() works and goes to the skill's log"

@@ -22,7 +22,7 @@ import time
 import types
 from typing import Any, Optional
 
-from ..api import careful_walk, meals, models, quiver, tactics
+from ..api import careful_walk, loot, meals, models, quiver, stairs_hold, tactics
 from ..skills.result import SkillResult
 from . import surface
 from .call_budget import LOCAL_KEY
@@ -202,6 +202,9 @@ def injected_names() -> dict[str, Any]:
     names["is_safe_food"] = meals.is_safe_food
     names["eat_fresh_kill"] = meals.eat_fresh_kill
     names["KillMeal"] = meals.KillMeal
+    names["LootInView"] = loot.LootInView
+    names["take_from_pile"] = loot.take_from_pile
+    names["StairsHold"] = stairs_hold.StairsHold
     return names
 
 

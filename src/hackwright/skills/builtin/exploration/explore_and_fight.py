@@ -111,13 +111,6 @@ TRIGGERS = ("low_hp", "engulfed")
 # dwarf's pick there over before it began. (Only then: a board crossed wakes monsters.)
 CROSSING = "harmless"
 
-SMALL_VALUABLES = ("coin", "wand", "ring", "amulet", "potion", "scroll", "gem")
-GEAR = ("armor", "weapon", "tool")
-
-
-# Fewer safe food items carried than this, explore_and_fight walks to safe food in view.
-FOOD_ENOUGH = 5
-
 
 async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, danger_margin: int = 4,
                             known_piles: list = (), pick_up: bool = True, stop_for_gear: bool = True,
@@ -154,14 +147,6 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
     started_low = start.hp < start.max_hp * hp_threshold
     last_pos = None
     taken = []
-    gold_tried = set()  # (x, y, depth) of gold piles already walked to (or found unreachable)
-    gold_target = None
-    gold_look = 0
-    # The hero's squares at its last steps toward gold: a walk that keeps coming back to the
-    # same few squares (a monster in view pauses it, and the walk to the stairs undoes each
-    # step) gives up gold on this level. A Healer stepped to and fro so for 3,000 turns.
-    gold_trail = []
-    gold_given_up = False
     trail = []  # the hero's squares at the last exploring steps, to notice walking to and fro
     frontiers_hopeless = False  # exploring here goes nowhere: treat the level as done
     unreachable = set()  # frontiers of this level every walk to failed: look elsewhere
@@ -174,7 +159,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
 
     arrived = turn0  # when the hero came onto this level (the call's start, or a descent)
     held = 0  # turns waited on the up stairs on this level (hold_the_stairs)
-    worth_holding = {}  # species -> whether its fight is worth waiting for (judged once a call)
+    holding = StairsHold(nh)  # whether a hostile coming is worth waiting for (judged once a call)
 
     async def done(reason, success, **data):
         now = await nh.get_stats()
@@ -206,28 +191,10 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
         actions += meal.actions
         return meal.eaten
 
-    async def hold_here(hero, hostile, stats):
-        """Whether to wait on these up stairs for a hostile coming (hold_the_stairs)."""
-        coming = [m for m in hostile if m.name not in NEVER_BUMP and not m.position.is_adjacent(hero)
-                  and m.position.steps_to(hero) <= 7]
-        if not coming or (await nh.get_current_level()).stairs_up != hero:
-            return False  # (the map is read only when a monster is near)
-        for m in coming:
-            if m.name not in worth_holding:
-                try:
-                    info = await nh.lookup_monster(m.name)
-                    odds = await nh.fight_odds([m])
-                except Exception:
-                    worth_holding[m.name] = False
-                    continue
-                worth_holding[m.name] = info.speed > 3 and "follows you" not in info.flags and not any(
-                    a.split()[0] in ("breath", "spit", "gaze") for a in info.attacks) and \
-                    odds.expected_damage > stats.hp / 3
-            if worth_holding[m.name]:
-                return True
-        return False
-
     quiver = Quiver(nh)
+    # Gold, shot missiles and safe food in view, fetched between fights (a Healer who
+    # stepped to and fro 3,000 turns between gold and the stairs is why it gives up).
+    loot = LootInView(nh, quiver)
 
     async def ammo_slot():
         """The letter of what to shoot (Quiver.ready), or None: melee from then on."""
@@ -278,10 +245,8 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             arrived, held = stats.turn, 0
             depth0 = stats.dungeon_level
             seen_piles.clear()
-            gold_target = None
+            loot.new_level()
             trail.clear()
-            gold_trail.clear()
-            gold_given_up = False
             frontiers_hopeless = False
             unreachable.clear()
             kicks = stuck = 0
@@ -452,7 +417,7 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             await rest_to(0.9)
             continue
         if hold_the_stairs and held < 10 and stats.turn - arrived <= 30 and hostile and \
-                await hold_here(hero, hostile, stats):
+                await holding.worth_waiting(hero, hostile, stats.hp):
             held += 1
             await nh.search()  # let it come to the stairs
             actions += 1
@@ -467,77 +432,24 @@ async def explore_and_fight(nh, hp_threshold: float = 0.4, budget: int = 800, da
             # (After a meal on a pile: look at what else lies there.)
             if look_here or shown is not None and shown >= turn0:
                 seen_piles.add(here)
-                items = await nh.get_items_here()
-                gear = []
-                for i in items:
-                    text = (i.text or i.name).lower()
-                    if "for sale" in text or i.corpse_of is not None and not is_safe_food(i):
-                        continue
-                    mine = await quiver.is_own_ammunition(i)
-                    # (rocks and gray stones are gem-class too: a loadstone cannot be
-                    # dropped, and 71 rocks left a Wizard Stressed and starving)
-                    stone = "rock" in text or "stone" in text
-                    if pick_up and (i.object_class in SMALL_VALUABLES and not stone or mine or
-                                    i.object_class == "food" and is_safe_food(i)):
-                        res = await nh.pickup(i.text or i.name)
-                        actions += 1
-                        if res.game_over:
-                            return await done("game_over", False)
-                        if res.success:
-                            taken.append(i.text or i.name)
-                            after = await nh.get_stats()
-                            if after.encumbrance != "Unencumbered" and stats.encumbrance == "Unencumbered":
-                                return await done("items_here", True, at=hero, items=[i.text or i.name],
-                                                  burdened=True)
-                    elif i.object_class in GEAR:
-                        gear.append(i.text or i.name)
-                if gear and stop_for_gear:
-                    return await done("items_here", True, at=hero, items=gear)
+                pile = await take_from_pile(nh, await nh.get_items_here(), quiver, stats.encumbrance, pick_up)
+                actions += pile.actions
+                taken.extend(pile.taken)
+                if pile.game_over:
+                    return await done("game_over", False)
+                if pile.burdened:
+                    return await done("items_here", True, at=hero, items=[pile.burdened], burdened=True)
+                if pile.gear and stop_for_gear:
+                    return await done("items_here", True, at=hero, items=pile.gear)
         last_pos = hero
         look_here = False
-        gold_look = (gold_look + 1) % 8
-        if pick_up and not hostile and not gold_given_up:
-            # Gold in view is score for a few steps: fetch it before exploring on. (Looked
-            # for every 8th step: the search reads the whole level, and gold does not run.)
-            if gold_target is None and (gold_look == 1 or quiver.shot_squares):
-                # (and the ammunition shot: objects lying on the lines it flew along)
-                gold = await nh.find_nearest(lambda t: (t.char == "$" or t.char in ")%" and (
-                    t.position.x, t.position.y, stats.dungeon_level) in quiver.shot_squares) and
-                                             (t.position.x, t.position.y, stats.dungeon_level) not in gold_tried)
-                if gold is None:
-                    quiver.shot_squares.clear()  # nothing left in view to fetch
-                    # Food that keeps, seen lying about, while little is carried: a meal
-                    # found is a prayer kept for HP (two heroes in five prayed for hunger).
-                    larder = sum(i.quantity for i in await nh.get_inventory()
-                                 if i.object_class == "food" and is_safe_food(i))
-                    food = await nh.find_nearest(lambda t: t.char == "%" and (
-                        t.position.x, t.position.y, stats.dungeon_level) not in gold_tried) \
-                        if larder < FOOD_ENOUGH else None
-                    if food is not None:
-                        gold_tried.add((food.x, food.y, stats.dungeon_level))  # one look per pile
-                        if any(is_safe_food(i) for i in await nh.get_items_at(food)):
-                            gold = food
-                if gold is not None:
-                    gold_tried.add((gold.x, gold.y, stats.dungeon_level))  # one try per pile
-                    if gold == hero:
-                        continue  # the map's memory of the square underfoot: look for the next
-                    if gold != hero and len(await nh.find_path(gold)) <= 40:
-                        gold_target = gold
-            if gold_target is not None and gold_target != hero:
-                gold_trail = (gold_trail + [hero])[-40:]
-                if len(gold_trail) == 40 and len(set(gold_trail)) <= 6:
-                    gold_target, gold_given_up = None, True
-                    continue
-                res = await nh.move_to(gold_target)
-                actions += 1
-                if res.game_over:
-                    return await done("game_over", False)
-                if not res.success:
-                    gold_target = None
-                continue
-            if gold_target is not None:  # arrived: look for the next pile before exploring on
-                gold_target = None
-                continue
+        fetch = await loot.step(hero, stats.dungeon_level, active=pick_up and not hostile)
+        if fetch.result is not None:
+            actions += 1
+            if fetch.result.game_over:
+                return await done("game_over", False)
+        if fetch.busy:
+            continue
         if descend:
             await nh.reveal_terrain()  # down stairs under an object (NetHack is asked only when new objects show)
         target = frontier = None if frontiers_hopeless else (
