@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ...api.commands.tools import DIGGING_TOOL
+from ...api.commands.digging import DIGGING_TOOL
 from ...api.models import HungerState
 from .autopilot_context import Situation, invoke, press
 

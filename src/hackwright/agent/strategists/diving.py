@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ...api.commands.tools import DIGGING_TOOL, DIGGING_WAND
+from ...api.commands.digging import DIGGING_TOOL, DIGGING_WAND
 from ...api.missiles import SHOP_GOODS
 from .autopilot_context import MAIN_DUNGEON, WEAK_ROLES, has_missiles
 
