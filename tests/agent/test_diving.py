@@ -99,6 +99,27 @@ async def test_an_archeologist_with_his_pick_axe_digs_down_instead_of_exploring(
     assert d.skill_name == "explore_and_fight" and d.params.get("dive") is True, d
 
 
+async def test_an_archeologist_beside_a_jackal_digs_down_under_elbereth_rather_than_fight_it(make_api):
+    """Digging is both the way out and the dive: dig_down writes Elbereth first, and the
+    hole leaves the jackal a level up. Beside a Woodland-elf, who ignores Elbereth, he fights."""
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    for monster, digs in (("('d',\"jackal\")", True), ("('@',\"Woodland-elf\")", False)):
+        api = make_api(room_des(ROOM, f"MONSTER:{monster},(3,2),hostile,asleep", hero=(2, 2)), seed=0,
+                       role="archeologist", race="human", gender="male", alignment="neutral")
+        d = await decide(Autopilot(), api, SKILLS, await game_state(api))
+        assert (d.skill_name == "dig_down") == digs, (monster, d)
+
+
+async def test_a_jackal_two_steps_off_does_not_hold_up_the_archeologists_digging(make_api):
+    from hackwright.agent.strategists.autopilot import Autopilot
+
+    api = make_api(room_des(ROOM, "MONSTER:('d',\"jackal\"),(4,2),hostile,asleep", hero=(2, 2)), seed=0,
+                   role="archeologist", race="human", gender="male", alignment="neutral")
+    d = await decide(Autopilot(), api, SKILLS, await game_state(api))
+    assert d.skill_name == "dig_down", d
+
+
 async def test_a_healthy_hero_without_a_digging_tool_goes_for_a_hostile_dwarfs_pick_axe(make_api):
     """Dwarves carry picks and mattocks; a hero strong enough takes one from them (a
     Valkyrie with her long sword is, at XL 1), a Tourist with bare hands leaves him be."""

@@ -120,6 +120,17 @@ async def test_an_archeologist_next_to_a_hostile_jackal_engraves_elbereth_and_di
     assert (await api.get_stats()).dungeon_level == 2
 
 
+async def test_a_sleeping_jackal_three_steps_off_gets_an_elbereth_before_the_pit_is_begun(room):
+    """Its waking and coming would stop the digging, and it would bite before the pit."""
+    api = room("MONSTER:('d',\"jackal\"),(6,2),hostile,asleep", hero="archeologist")
+    await api.move("e")  # off the stairs, three steps from the jackal
+    r = (await run_skill(api, "dig_down", levels=1)).result
+    assert r.stopped_reason == "dug" and r.data["engravings"] >= 2, r
+    log = await message_log(api)
+    assert log.index("You write in the dust") < log.index("You dig a pit in the floor")
+    assert (await api.get_stats()).dungeon_level == 2
+
+
 async def test_next_to_a_hostile_human_who_ignores_elbereth_dig_down_stops(room):
     api = room("MONSTER:('@',\"Woodland-elf\"),(4,2),hostile,asleep", hero="archeologist")
     await api.move("e")

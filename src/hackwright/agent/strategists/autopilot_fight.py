@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from . import autopilot_survival as survival
-from .autopilot_context import SURVIVE, VI_KEYS, Situation, invoke, press
+from .autopilot_context import MAIN_DUNGEON, SURVIVE, VI_KEYS, Situation, invoke, press
+from .diving import is_wand
 
 if TYPE_CHECKING:
     from ..decisions import AgentDecision
@@ -54,6 +55,28 @@ async def sleep_it_first(sit: Situation) -> Optional["AgentDecision"]:
                   f"the {sleepers[0].name} would cost me dear: put it to sleep with the wand, and kill it asleep")
 
 
+def dig_away(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
+    """A hero with a pick-axe or mattock beside monsters that all respect Elbereth digs
+    down under Elbereth rather than fight: dig_down engraves it first, again in the pit,
+    and the hole leaves them behind a level deeper. Digging is both the way out and the
+    dive; a fight beside it is what killed the heroes who had one (an Archeologist at
+    XL 1, healed by a prayer on Dlvl 9, went back to a giant bat and died in one turn).
+    Not below half HP (the survival phases come first), nor outside the main dungeon
+    (the dive climbs out of the Mines to dig), nor with a wand (kept for below Dlvl 5
+    and for a dying hero)."""
+    stats, adjacent = sit.stats, sit.adjacent
+    if not adjacent or sit.hp_frac < 0.5 or stats.branch != MAIN_DUNGEON:
+        return None
+    tool = pilot.dive.digging_tool(sit.inventory)
+    if tool is None or is_wand(tool) or any(m.ignores_elbereth or m.is_invisible_marker for m in adjacent):
+        return None
+    if sit.memory.elbereth_failed_here(stats) or not sit.ok("dig_down"):
+        return None
+    return invoke("dig_down", {"min_hp": 0.5},
+                  f"a {adjacent[0].name} next to me and a {tool.name or 'pick'} in hand: dig down under Elbereth "
+                  "rather than fight")
+
+
 async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     """Fight the hostile monsters next to the hero, or keep away from the strong ones."""
     api, s, stats, hero, level_key, ok, kit = sit.api, sit.memory, sit.stats, sit.hero, sit.level_key, sit.ok, sit.kit
@@ -61,6 +84,9 @@ async def fight_adjacent(pilot: "Autopilot", sit: Situation) -> Optional["AgentD
     asleep = await sleep_it_first(sit)
     if asleep is not None:
         return asleep
+    away = dig_away(pilot, sit)
+    if away is not None:
+        return away
     # 2. fight what is next to me: weak monsters inside the long exploring skill
     # (one decision for the whole level), strong ones with care.
     strong = [m for m in adjacent if m.threat_level > stats.xp_level + pilot.DANGER_MARGIN]

@@ -9,6 +9,7 @@ STEPS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")
 # Where dig() refuses to dig down: stairs, ladders, altars, thrones, fountains, sinks, graves.
 STEP_OFF = re.compile(r"\bstep off\b")
 WET = re.compile(r"into the (?:water|lava|moat)|You (?:sink|fall) into|You try to crawl out of the (?:water|lava)")
+CLOSE = 3  # steps within which a hostile gets an Elbereth before the digging starts
 NO_WEAPON = ("bullwhip",)  # not worth a turn to wield again (an Archeologist fights better with the pick)
 
 
@@ -52,7 +53,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     any engraving on the square), then Elbereth is engraved in the dust in the pit
     (read back and engraved again until it is right) and the hole is finished
     while it holds most monsters off; a monster that respects Elbereth and is
-    already next to the hero gets an Elbereth before the digging starts. Humans (@),
+    already within 3 steps of the hero gets an Elbereth before the digging starts. Humans (@),
     minotaurs and the like ignore it: next to one of those the skill stops.
 
     Parameters:
@@ -150,6 +151,9 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 return True
         return False
 
+    async def standing_on_elbereth() -> bool:
+        return ((await nh.look_here()).engraving or "").strip().lower() == "elbereth"
+
     async def leave_shop():
         """Walk out of the shop the hero stands in, through its door: True once out,
         False when the way stays barred (a shopkeeper who is owed), None at game over."""
@@ -239,15 +243,18 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             return await finish("hungry", False, hunger=stats.hunger.value)
         # (A wand's hole opens in the one turn of the zap, and the hero falls away from
         # whatever stands beside it: no reason to stop for a monster then.)
-        near = [] if kind == "wand" else [m for m in _hostiles(await nh.get_visible_monsters())
-                                          if m.position.is_adjacent(stats.position)]
+        hostiles = [] if kind == "wand" else _hostiles(await nh.get_visible_monsters())
+        near = [m for m in hostiles if m.position.is_adjacent(stats.position)]
         if near and (not guarded or any(m.ignores_elbereth for m in near)):
             return await finish("monster", False, monster=near[0].name, at=(near[0].position.x, near[0].position.y))
-        if near:
+        # (One a step or two off is next to the hero by the time the pit is half dug, and
+        # its coming in view would stop the digging: Elbereth holds it off from the start.)
+        close = [m for m in hostiles if m.position.steps_to(stats.position) <= CLOSE]
+        if guarded and close and not await standing_on_elbereth():
             ok = await engrave_elbereth()
             if ok is None:
                 return await finish("game_over", False)
-            if not ok:
+            if not ok and near:
                 return await finish("monster", False, monster=near[0].name, error="Elbereth would not come out right")
         depth = stats.dungeon_level
         res = await nh.dig("down", tool.slot, stop_at_pit=guarded, in_shop=in_shop)
