@@ -272,6 +272,14 @@ class Monster:
         return self.char == "@" or self.name in _IGNORE_ELBERETH or self.name.startswith("were")
 
     @property
+    def ignores_elbereth_now(self) -> bool:
+        """Whether an Elbereth you stand on leaves this monster unafraid at this moment:
+        as ignores_elbereth, except that a were-creature in its animal form (a jackal
+        or rat symbol, not @) respects it until it changes back, which it does about
+        one turn in 30."""
+        return self.ignores_elbereth and not (self.name.startswith("were") and self.char != "@")
+
+    @property
     def is_domestic(self) -> bool:
         """Whether this is a kitten, dog or horse of any size: food thrown at it tames
         it when it eats that food, else calms it (the tame_with_food skill)."""

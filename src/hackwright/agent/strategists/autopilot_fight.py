@@ -68,9 +68,7 @@ def dig_away(pilot: "Autopilot", sit: Situation) -> Optional["AgentDecision"]:
     if not adjacent or sit.hp_frac < 0.5 or stats.branch != MAIN_DUNGEON:
         return None
     tool = pilot.dive.digging_tool(sit.inventory)
-    # (A were-creature in its animal form respects Elbereth until it changes back.)
-    if tool is None or is_wand(tool) or any((m.ignores_elbereth and not (m.name.startswith("were") and m.char != "@"))
-                                            or m.is_invisible_marker for m in adjacent):
+    if tool is None or is_wand(tool) or any(m.ignores_elbereth_now or m.is_invisible_marker for m in adjacent):
         return None
     if sit.memory.elbereth_failed_here(stats) or not sit.ok("dig_down"):
         return None

@@ -174,8 +174,7 @@ class DivePolicy:
         # (With a pick, dig_down writes Elbereth before it digs when a monster is this near:
         # only one that ignores it is a reason to wait.)
         near = [m for m in hostile if m.position.steps_to(hero) <= 3
-                and (is_wand(tool) or m.is_invisible_marker or (
-                    m.ignores_elbereth and not (m.name.startswith("were") and m.char != "@")))]
+                and (is_wand(tool) or m.ignores_elbereth_now or m.is_invisible_marker)]
         if is_wand(tool) and stats.branch == MAIN_DUNGEON and stats.dungeon_level < self.WAND_FROM_DLVL \
                 and not way_down_lost:
             # A wand digs as many levels as it has charges (4-8). Zapped from Dlvl 1 they

@@ -25,12 +25,6 @@ def _digger(inventory):
     return None, None
 
 
-def _unafraid(m):
-    """Elbereth leaves it unafraid now: a were-creature in its animal form respects it
-    until it changes back (about one turn in 30)."""
-    return m.ignores_elbereth and not (m.name.startswith("were") and m.char != "@")
-
-
 def _hostiles(monsters):
     return [m for m in monsters if not m.is_peaceful and not m.is_tame and not m.is_invisible_marker]
 
@@ -60,7 +54,8 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     (read back and engraved again until it is right) and the hole is finished
     while it holds most monsters off; a monster that respects Elbereth and is
     already within 3 steps of the hero gets an Elbereth before the digging starts. Humans (@),
-    minotaurs and the like ignore it: next to one of those the skill stops.
+    minotaurs and the like ignore it (Monster.ignores_elbereth_now: a were-creature
+    only in its @ form): next to one of those the skill stops.
 
     Parameters:
         levels (int, 50): most levels to dig through.
@@ -251,7 +246,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
         # whatever stands beside it: no reason to stop for a monster then.)
         hostiles = [] if kind == "wand" else _hostiles(await nh.get_visible_monsters())
         near = [m for m in hostiles if m.position.is_adjacent(stats.position)]
-        if near and (not guarded or any(_unafraid(m) for m in near)):
+        if near and (not guarded or any(m.ignores_elbereth_now for m in near)):
             return await finish("monster", False, monster=near[0].name, at=(near[0].position.x, near[0].position.y))
         # (One a step or two off is next to the hero by the time the pit is half dug, and
         # its coming in view would stop the digging: Elbereth holds it off from the start.)
@@ -286,7 +281,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 return await finish("danger", False, why="landed in water or lava", message=said[-160:])
             strong = [m for m in _hostiles(await nh.get_visible_monsters())
                       if m.threat_level > after.xp_level + 4 and m.position.steps_to(after.position) <= 6
-                      and (not guarded or _unafraid(m))]
+                      and (not guarded or m.ignores_elbereth_now)]
             if strong:
                 m = strong[0]
                 return await finish("danger", False, why=f"a {m.name} (threat {m.threat_level}) is near",
