@@ -265,18 +265,14 @@ class Monster:
     def ignores_elbereth(self) -> bool:
         """Whether an Elbereth you stand on leaves this monster unafraid: every
         human or elf shown as @, minotaurs, shopkeepers, guards, the watch,
-        priests and the Riders, and the were-creatures (a werejackal, wererat or
-        werewolf in animal form respects it, but turns back into its @ form at
-        any moment). Other monsters will not melee you there (ranged attacks and
-        spells still reach you)."""
+        priests and the Riders, and the were-creatures (in @ form at any moment).
+        Other monsters will not melee you there (ranged attacks and spells still
+        reach you)."""
         return self.char == "@" or self.name in _IGNORE_ELBERETH or self.name.startswith("were")
 
     @property
     def ignores_elbereth_now(self) -> bool:
-        """Whether an Elbereth you stand on leaves this monster unafraid at this moment:
-        as ignores_elbereth, except that a were-creature in its animal form (a jackal
-        or rat symbol, not @) respects it until it changes back, which it does about
-        one turn in 30."""
+        """As ignores_elbereth, but a were-creature in animal form respects it until it turns @."""
         return self.ignores_elbereth and not (self.name.startswith("were") and self.char != "@")
 
     @property

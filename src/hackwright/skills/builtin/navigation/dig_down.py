@@ -54,8 +54,7 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
     (read back and engraved again until it is right) and the hole is finished
     while it holds most monsters off; a monster that respects Elbereth and is
     already within 3 steps of the hero gets an Elbereth before the digging starts. Humans (@),
-    minotaurs and the like ignore it (Monster.ignores_elbereth_now: a were-creature
-    only in its @ form): next to one of those the skill stops.
+    minotaurs and the like ignore it (ignores_elbereth_now): next to one the skill stops.
 
     Parameters:
         levels (int, 50): most levels to dig through.
