@@ -265,7 +265,7 @@ class Monster:
     def ignores_elbereth(self) -> bool:
         """Whether an Elbereth you stand on leaves this monster unafraid: every
         human or elf shown as @, minotaurs, shopkeepers, guards, the watch,
-        priests and the Riders, and the were-creatures (in @ form at any moment).
+        priests and the Riders, and the were-creatures (who may turn @ any turn).
         Other monsters will not melee you there (ranged attacks and spells still
         reach you)."""
         return self.char == "@" or self.name in _IGNORE_ELBERETH or self.name.startswith("were")
