@@ -134,6 +134,9 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
                 return True, tried
         return False, tried
 
+    async def standing_on_elbereth() -> bool:
+        return ((await nh.look_here()).engraving or "").strip().lower() == "elbereth"
+
     async def engrave_elbereth():
         """Engrave Elbereth here until it reads right: True, False (it never did) or None (game over)."""
         nonlocal actions, engravings
@@ -145,14 +148,10 @@ async def dig_down(nh, levels: int = 50, min_hp: float = 0.5, stop_on_hunger: bo
             if not res.success:
                 return False
             engravings += 1
-            look = await nh.look_here()  # read it back: a dust engraving is often smudged as it is written
-            actions += 1
-            if (look.engraving or "").strip().lower() == "elbereth":
+            actions += 1  # read it back: a dust engraving is often smudged as it is written
+            if await standing_on_elbereth():
                 return True
         return False
-
-    async def standing_on_elbereth() -> bool:
-        return ((await nh.look_here()).engraving or "").strip().lower() == "elbereth"
 
     async def leave_shop():
         """Walk out of the shop the hero stands in, through its door: True once out,
